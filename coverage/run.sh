@@ -1,0 +1,39 @@
+#!/bin/sh
+# Builds with coverage (CUDA off: nvcc cannot link gcov-instrumented objects),
+# runs the test suite, and writes under build-coverage/:
+#   coverage/index.html   HTML with per-file details
+#   coverage.xml          Cobertura XML
+#   coverage.json         JSON summary
+# then prints line and branch coverage of model/, cpu/, verify/.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build-coverage
+cd "$root"
+
+if [ ! -f "$build/build.ninja" ]; then
+    meson setup "$build" -Db_coverage=true -Dcuda=disabled -Dbuildtype=debug -Doptimization=0 >/dev/null
+fi
+meson compile -C "$build" >/dev/null
+# Test failures are the main build's business; coverage is reported either way.
+meson test -C "$build" --num-processes "$(nproc)" >/dev/null 2>&1 || true
+
+mkdir -p "$build/coverage"
+gcovr --config coverage/gcovr.cfg --root "$root" --object-directory "$build" \
+    --html-details "$build/coverage/index.html" \
+    --xml "$build/coverage.xml" \
+    --json-summary "$build/coverage.json" >/dev/null
+
+python3 - "$build/coverage.json" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+for folder in ("model/", "cpu/", "verify/"):
+    lc = lt = bc = bt = 0
+    for f in data["files"]:
+        if f["filename"].startswith(folder):
+            lc += f["line_covered"]; lt += f["line_total"]
+            bc += f["branch_covered"]; bt += f["branch_total"]
+    pct = lambda a, b: 100.0 * a / b if b else 0.0
+    print("coverage %-8s lines %5.1f%% (%d/%d), branches %5.1f%% (%d/%d)"
+          % (folder, pct(lc, lt), lc, lt, pct(bc, bt), bc, bt))
+print("coverage report: %s" % "build-coverage/coverage/index.html")
+PY

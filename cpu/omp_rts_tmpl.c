@@ -1,0 +1,45 @@
+/* Reduce-then-scan over tiles, for one (type, operator) pair: included by
+ * omp.c through cuda/inst_all.h.
+ *
+ * The input is cut into rounds of (team size) tiles, tile t of each round to
+ * thread t. In each round every thread reduces its tile (the first read,
+ * from memory, which leaves the tile in cache), publishes the sum, and after
+ * one barrier rescans its tile (the second read, from cache) from its carry:
+ * the running carry of the previous rounds followed by the sums of the tiles
+ * before its own, combined as op(carry, later) since op need not commute.
+ * Every thread computes the next running carry itself by the same sequence
+ * of operations, so all threads hold the same value (bit for bit in floating
+ * point). sums holds two rounds of slots: a thread writing round r + 2 has
+ * passed round r + 1's barrier, so every reader of round r is done. */
+static void SL_FN(omp_rts)(bool exclusive, const void *vin, void *vout, size_t n, int threads,
+                           cpu_slot *sums, size_t tile, bool stream)
+{
+    const T *in = vin;
+    T *out = vout;
+#pragma omp parallel num_threads(threads)
+    {
+        size_t p = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+        size_t round = tile * p;
+        T carry = SL_IDENTITY();
+        cpu_slot *slot = sums;
+        for (size_t base = 0; base < n; base += round, slot = slot == sums ? sums + p : sums) {
+            size_t lo = base + t * tile;
+            size_t len = lo < n ? (n - lo < tile ? n - lo : tile) : 0;
+            slot[t].v.TN = SL_FN(tile_reduce)(in + lo, len);
+#pragma omp barrier
+            T c = carry;
+            for (size_t j = 0; j < t; j++)
+                c = SL_APPLY(c, slot[j].v.TN);
+            if (len) {
+                size_t next = lo + round;
+                SL_FN(tile_scan)(in + lo, out + lo, len, c, exclusive, stream,
+                                 next < n ? in + next : NULL, next < n ? n - next : 0);
+            }
+            for (size_t j = t; j < p; j++)
+                c = SL_APPLY(c, slot[j].v.TN);
+            carry = c;
+        }
+        if (stream)
+            cpu_stream_fence();
+    }
+}

@@ -1,0 +1,305 @@
+/* The kernel dialect: one source, two compilations.
+ *
+ * A kernel file (cuda/<level>/<name>_tmpl.cuh) is written once with these
+ * macros. nvcc turns them into the plain CUDA a hand-written kernel has
+ * (__shared__, __syncthreads(), atomicAdd, __shfl_up_sync, ...); the C
+ * compiler turns them into calls into the simulator (model/rt.h), which sees
+ * every memory access, operator application and synchronisation.
+ *
+ * Backends (exactly one is selected by the wrapper translation unit):
+ *   __CUDACC__        nvcc: plain CUDA, names suffixed _cuda
+ *   SL_SIM_PLAIN      C, fibers and barriers kept but no accounting (the
+ *                     speed baseline of `scanlab bench --backend sim`),
+ *                     names suffixed _plain
+ *   otherwise         C with full accounting, names suffixed _sim
+ *
+ * docs/dialect.md is the reference; each macro has a one-line comment here.
+ */
+#ifndef SCANLAB_DIALECT_H
+#define SCANLAB_DIALECT_H
+
+#include <stdint.h>
+#include <string.h>
+#include "cuda/launch.h"
+#include "cuda/ops.h"
+#include "cuda/status.h"
+
+/* --- hardware constants --------------------------------------------------- */
+#define SL_WARP_SIZE 32
+#define SL_LOG2_WARP_SIZE 5
+#define SL_FULL_MASK 0xffffffffu
+#define SL_MAX_BLOCK_THREADS 1024
+
+/* --- names ---------------------------------------------------------------- */
+#if defined(__CUDACC__)
+#define SL_BACKEND_SUFFIX _cuda
+#elif defined(SL_SIM_PLAIN)
+#define SL_BACKEND_SUFFIX _plain
+#else
+#define SL_BACKEND_SUFFIX _sim
+#endif
+/* A name suffixed by the instantiation and the backend:
+ * SL_KN(bk_scan) -> bk_scan_i32_add_sim. Use it for kernels, device
+ * functions and host drivers inside a *_tmpl.cuh file. */
+#define SL_KN(name) SL_CAT2(SL_FN(name), SL_BACKEND_SUFFIX)
+/* The launch function that SL_DEFINE_LAUNCH defines for a kernel. */
+#define SL_LAUNCH(name) SL_CAT2(SL_KN(name), _launch)
+
+/* Statement helper for host drivers: on failure store the status in `st`
+ * and jump to the label `done` (where the driver frees what it allocated). */
+#define SL_TRY(expr)                  \
+    do {                              \
+        sl_status sl_try_ = (expr);   \
+        if (sl_try_ != SL_OK) {       \
+            st = sl_try_;             \
+            goto done;                \
+        }                             \
+    } while (0)
+
+/* Helpers to walk the (type, name) pairs of SL_DEFINE_LAUNCH, 1 to 8. */
+#define SL_NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+#define SL_NARGS(...) SL_NARGS_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define SL_PT_(t, n) t
+#define SL_PN_(t, n) n
+#define SL_PTYPE(p) SL_PT_ p
+#define SL_PNAME(p) SL_PN_ p
+#define SL_PDECL(p) SL_PT_ p SL_PN_ p
+#define SL_MAP1(M, s, a) M(a)
+#define SL_MAP2(M, s, a, ...) M(a) s() SL_MAP1(M, s, __VA_ARGS__)
+#define SL_MAP3(M, s, a, ...) M(a) s() SL_MAP2(M, s, __VA_ARGS__)
+#define SL_MAP4(M, s, a, ...) M(a) s() SL_MAP3(M, s, __VA_ARGS__)
+#define SL_MAP5(M, s, a, ...) M(a) s() SL_MAP4(M, s, __VA_ARGS__)
+#define SL_MAP6(M, s, a, ...) M(a) s() SL_MAP5(M, s, __VA_ARGS__)
+#define SL_MAP7(M, s, a, ...) M(a) s() SL_MAP6(M, s, __VA_ARGS__)
+#define SL_MAP8(M, s, a, ...) M(a) s() SL_MAP7(M, s, __VA_ARGS__)
+#define SL_MAP(M, s, ...) SL_CAT2(SL_MAP, SL_NARGS(__VA_ARGS__))(M, s, __VA_ARGS__)
+#define SL_STR_(x) #x
+#define SL_STR(x) SL_STR_(x)
+#define SL_COMMA_() ,
+#define SL_SEMI_() ;
+#define SL_AFIELD_(p) a_->SL_PN_ p
+
+/* ======================================================================== */
+#if defined(__CUDACC__) /* ------------------------------ nvcc: plain CUDA */
+/* ======================================================================== */
+#include <cuda_runtime.h>
+
+#define SL_GLOBAL static __global__ void
+#define SL_DEVICE static __device__ __forceinline__
+#define SL_HOST extern "C"
+
+#define LD(a, i) ((a)[i])
+#define ST(a, i, v) ((a)[i] = (v))
+#define LDV(a, i) (((volatile __typeof__((a)[0]) *)(a))[i])
+#define STV(a, i, v) (((volatile __typeof__((a)[0]) *)(a))[i] = (v))
+#define SHARED(T_, name, count) __shared__ T_ name[count]
+#define SHARED_DYN(T_, name)                                   \
+    extern __shared__ __align__(16) unsigned char sl_dyn_smem_[]; \
+    T_ *name = (T_ *)sl_dyn_smem_
+
+#define OP(a, b) SL_APPLY(a, b)
+#define IDENTITY() SL_IDENTITY()
+
+#define SYNCTHREADS() __syncthreads()
+#define SYNCWARP() __syncwarp(SL_FULL_MASK)
+#define SYNCWARP_MASK(m) __syncwarp(m)
+#define THREADFENCE() __threadfence()
+#define SHFL_UP(v, d) __shfl_up_sync(SL_FULL_MASK, v, d)
+#define SHFL_DOWN(v, d) __shfl_down_sync(SL_FULL_MASK, v, d)
+#define SHFL_IDX(v, src) __shfl_sync(SL_FULL_MASK, v, src)
+#define SHFL_XOR(v, m) __shfl_xor_sync(SL_FULL_MASK, v, m)
+#define SHFL_UP_MASK(mask, v, d) __shfl_up_sync(mask, v, d)
+#define SHFL_DOWN_MASK(mask, v, d) __shfl_down_sync(mask, v, d)
+#define SHFL_IDX_MASK(mask, v, src) __shfl_sync(mask, v, src)
+#define SHFL_XOR_MASK(mask, v, m) __shfl_xor_sync(mask, v, m)
+#define BALLOT(p) __ballot_sync(SL_FULL_MASK, p)
+#define ALL(p) __all_sync(SL_FULL_MASK, p)
+#define ANY(p) __any_sync(SL_FULL_MASK, p)
+#define BALLOT_MASK(mask, p) __ballot_sync(mask, p)
+#define ALL_MASK(mask, p) __all_sync(mask, p)
+#define ANY_MASK(mask, p) __any_sync(mask, p)
+
+/* Atomics on 32- and 64-bit integers (CUDA spells the 64-bit ones with
+ * unsigned long long / long long). */
+__device__ __forceinline__ int32_t sl_atomic_add(int32_t *p, int32_t v) { return atomicAdd((int *)p, v); }
+__device__ __forceinline__ uint32_t sl_atomic_add(uint32_t *p, uint32_t v) { return atomicAdd((unsigned *)p, v); }
+__device__ __forceinline__ int64_t sl_atomic_add(int64_t *p, int64_t v)
+{ return (int64_t)atomicAdd((unsigned long long *)p, (unsigned long long)v); }
+__device__ __forceinline__ uint64_t sl_atomic_add(uint64_t *p, uint64_t v)
+{ return atomicAdd((unsigned long long *)p, (unsigned long long)v); }
+__device__ __forceinline__ int32_t sl_atomic_max(int32_t *p, int32_t v) { return atomicMax((int *)p, v); }
+__device__ __forceinline__ uint32_t sl_atomic_max(uint32_t *p, uint32_t v) { return atomicMax((unsigned *)p, v); }
+__device__ __forceinline__ int64_t sl_atomic_max(int64_t *p, int64_t v) { return atomicMax((long long *)p, (long long)v); }
+__device__ __forceinline__ uint64_t sl_atomic_max(uint64_t *p, uint64_t v)
+{ return atomicMax((unsigned long long *)p, (unsigned long long)v); }
+__device__ __forceinline__ int32_t sl_atomic_min(int32_t *p, int32_t v) { return atomicMin((int *)p, v); }
+__device__ __forceinline__ uint32_t sl_atomic_min(uint32_t *p, uint32_t v) { return atomicMin((unsigned *)p, v); }
+__device__ __forceinline__ int64_t sl_atomic_min(int64_t *p, int64_t v) { return atomicMin((long long *)p, (long long)v); }
+__device__ __forceinline__ uint64_t sl_atomic_min(uint64_t *p, uint64_t v)
+{ return atomicMin((unsigned long long *)p, (unsigned long long)v); }
+__device__ __forceinline__ int32_t sl_atomic_cas(int32_t *p, int32_t c, int32_t v) { return atomicCAS((int *)p, c, v); }
+__device__ __forceinline__ uint32_t sl_atomic_cas(uint32_t *p, uint32_t c, uint32_t v) { return atomicCAS((unsigned *)p, c, v); }
+__device__ __forceinline__ int64_t sl_atomic_cas(int64_t *p, int64_t c, int64_t v)
+{ return (int64_t)atomicCAS((unsigned long long *)p, (unsigned long long)c, (unsigned long long)v); }
+__device__ __forceinline__ uint64_t sl_atomic_cas(uint64_t *p, uint64_t c, uint64_t v)
+{ return atomicCAS((unsigned long long *)p, (unsigned long long)c, (unsigned long long)v); }
+__device__ __forceinline__ int32_t sl_atomic_exch(int32_t *p, int32_t v) { return atomicExch((int *)p, v); }
+__device__ __forceinline__ uint32_t sl_atomic_exch(uint32_t *p, uint32_t v) { return atomicExch((unsigned *)p, v); }
+__device__ __forceinline__ int64_t sl_atomic_exch(int64_t *p, int64_t v)
+{ return (int64_t)atomicExch((unsigned long long *)p, (unsigned long long)v); }
+__device__ __forceinline__ uint64_t sl_atomic_exch(uint64_t *p, uint64_t v)
+{ return atomicExch((unsigned long long *)p, (unsigned long long)v); }
+#define ATOMIC_ADD(p, v) sl_atomic_add(p, v)
+#define ATOMIC_MAX(p, v) sl_atomic_max(p, v)
+#define ATOMIC_MIN(p, v) sl_atomic_min(p, v)
+#define ATOMIC_CAS(p, cmp, v) sl_atomic_cas(p, cmp, v)
+#define ATOMIC_EXCH(p, v) sl_atomic_exch(p, v)
+
+/* Launch: kernel<<<grid, block, shmem>>>(args) and the launch error. */
+static inline dim3 sl_dim3_cuda(sl_dim3 d) { return dim3(d.x, d.y, d.z); }
+static inline sl_status sl_cuda_status(cudaError_t e) { return e == cudaSuccess ? SL_OK : SL_ERR_CUDA; }
+#define SL_DEFINE_LAUNCH(kname, ...)                                                          \
+    static inline sl_status SL_CAT2(kname, _launch)(sl_launch cfg_,                           \
+                                                    SL_MAP(SL_PDECL, SL_COMMA_, __VA_ARGS__)) \
+    {                                                                                         \
+        kname<<<sl_dim3_cuda(cfg_.grid), sl_dim3_cuda(cfg_.block), cfg_.shmem>>>(            \
+            SL_MAP(SL_PNAME, SL_COMMA_, __VA_ARGS__));                                        \
+        return sl_cuda_status(cudaGetLastError());                                            \
+    }
+
+/* Device memory, written once for both compilations. */
+static inline sl_status sl_dev_alloc(void **p, size_t bytes)
+{ *p = NULL; return bytes == 0 ? SL_OK : cudaMalloc(p, bytes) == cudaSuccess ? SL_OK : SL_ERR_NOMEM; }
+static inline void sl_dev_free(void *p) { if (p) cudaFree(p); }
+static inline sl_status sl_dev_copy_to(void *dev, const void *host, size_t bytes)
+{ return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)); }
+static inline sl_status sl_dev_copy_from(void *host, const void *dev, size_t bytes)
+{ return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost)); }
+static inline sl_status sl_dev_memset(void *dev, int byte, size_t bytes)
+{ return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemset(dev, byte, bytes)); }
+/* Waits for the launched kernels and returns their error, if any. */
+static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSynchronize()); }
+
+/* ======================================================================== */
+#else /* ------------------------------------------- C: the step-level model */
+/* ======================================================================== */
+#include "model/rt.h"
+
+#define SL_GLOBAL static void
+#define SL_DEVICE static inline
+#define SL_HOST
+
+/* One static site record per macro expansion; the model interns it. */
+#define SL_SITE_(w)                                                 \
+    __extension__({                                                 \
+        static model_site sl_site_ = {__FILE__, __LINE__, w, 0};    \
+        &sl_site_;                                                  \
+    })
+
+#define threadIdx (model_cur->thread_idx)
+#define blockIdx (*model_cur->block_idx)
+#define blockDim (*model_cur->block_dim)
+#define gridDim (*model_cur->grid_dim)
+
+#if defined(SL_SIM_PLAIN)
+#define SL_MODEL_LAUNCH_ model_launch_plain
+#define LD(a, i) ((a)[i])
+#define ST(a, i, v) ((a)[i] = (v))
+#define OP(a, b) SL_APPLY(a, b)
+#else
+#define SL_MODEL_LAUNCH_ model_launch
+#define LD(a, i) (*(__typeof__(&(a)[0]))model_access((a), (long long)(i), sizeof((a)[0]), MODEL_RD, SL_SITE_("LD")))
+#define ST(a, i, v) \
+    (*(__typeof__(&(a)[0]))model_access((a), (long long)(i), sizeof((a)[0]), MODEL_WR, SL_SITE_("ST")) = (v))
+#define OP(a, b) (model_cur->ops++, SL_APPLY(a, b))
+#endif
+/* Volatile accesses are spin points in both C variants: the thread yields so
+ * that the writer it waits for can run. */
+#define LDV(a, i)                                                                              \
+    (*(volatile __typeof__((a)[0]) *)model_access((a), (long long)(i), sizeof((a)[0]),       \
+                                                   MODEL_RD | MODEL_VOL, SL_SITE_("LDV")))
+#define STV(a, i, v)                                                                           \
+    (*(volatile __typeof__((a)[0]) *)model_access((a), (long long)(i), sizeof((a)[0]),       \
+                                                   MODEL_WR | MODEL_VOL, SL_SITE_("STV")) = (v))
+#define IDENTITY() SL_IDENTITY()
+
+#define SHARED(T_, name, count) \
+    T_ *name = (T_ *)model_shared(sizeof(T_) * (size_t)(count), _Alignof(T_), SL_SITE_("SHARED"))
+#define SHARED_DYN(T_, name) T_ *name = (T_ *)model_shared_dyn(SL_SITE_("SHARED_DYN"))
+
+#define SYNCTHREADS() model_syncthreads(SL_SITE_("SYNCTHREADS"))
+#define SYNCWARP() model_syncwarp(SL_FULL_MASK, SL_SITE_("SYNCWARP"))
+#define SYNCWARP_MASK(m) model_syncwarp(m, SL_SITE_("SYNCWARP"))
+#define THREADFENCE() model_threadfence(SL_SITE_("THREADFENCE"))
+
+/* Shuffles move the value's bits through the model and back. */
+#define SL_SHFL_(kind, mask, v, arg, w)                                               \
+    __extension__({                                                                   \
+        __typeof__(v) sl_v_ = (v);                                                    \
+        uint64_t sl_b_ = 0;                                                           \
+        memcpy(&sl_b_, &sl_v_, sizeof sl_v_);                                         \
+        sl_b_ = model_shfl(kind, mask, sl_b_, (int)(arg), SL_SITE_(w));               \
+        memcpy(&sl_v_, &sl_b_, sizeof sl_v_);                                         \
+        sl_v_;                                                                        \
+    })
+#define SHFL_UP(v, d) SL_SHFL_(MODEL_SHFL_UP, SL_FULL_MASK, v, d, "SHFL_UP")
+#define SHFL_DOWN(v, d) SL_SHFL_(MODEL_SHFL_DOWN, SL_FULL_MASK, v, d, "SHFL_DOWN")
+#define SHFL_IDX(v, src) SL_SHFL_(MODEL_SHFL_IDX, SL_FULL_MASK, v, src, "SHFL_IDX")
+#define SHFL_XOR(v, m) SL_SHFL_(MODEL_SHFL_XOR, SL_FULL_MASK, v, m, "SHFL_XOR")
+#define SHFL_UP_MASK(mask, v, d) SL_SHFL_(MODEL_SHFL_UP, mask, v, d, "SHFL_UP")
+#define SHFL_DOWN_MASK(mask, v, d) SL_SHFL_(MODEL_SHFL_DOWN, mask, v, d, "SHFL_DOWN")
+#define SHFL_IDX_MASK(mask, v, src) SL_SHFL_(MODEL_SHFL_IDX, mask, v, src, "SHFL_IDX")
+#define SHFL_XOR_MASK(mask, v, m) SL_SHFL_(MODEL_SHFL_XOR, mask, v, m, "SHFL_XOR")
+#define BALLOT(p) model_vote(MODEL_VOTE_BALLOT, SL_FULL_MASK, !!(p), SL_SITE_("BALLOT"))
+#define ALL(p) ((int)model_vote(MODEL_VOTE_ALL, SL_FULL_MASK, !!(p), SL_SITE_("ALL")))
+#define ANY(p) ((int)model_vote(MODEL_VOTE_ANY, SL_FULL_MASK, !!(p), SL_SITE_("ANY")))
+#define BALLOT_MASK(mask, p) model_vote(MODEL_VOTE_BALLOT, mask, !!(p), SL_SITE_("BALLOT"))
+#define ALL_MASK(mask, p) ((int)model_vote(MODEL_VOTE_ALL, mask, !!(p), SL_SITE_("ALL")))
+#define ANY_MASK(mask, p) ((int)model_vote(MODEL_VOTE_ANY, mask, !!(p), SL_SITE_("ANY")))
+
+/* Atomics: 4- and 8-byte integers; the old value comes back in *p's type. */
+#define SL_UNSIGNED_(p) _Generic(*(p), uint32_t: 1, uint64_t: 1, default: 0)
+#define SL_ATOMIC_(kind, p, a, b, w)                                                               \
+    ((__typeof__(*(p)))model_atomic(kind, (p), sizeof *(p), SL_UNSIGNED_(p), (uint64_t)(a),      \
+                                    (uint64_t)(b), SL_SITE_(w)))
+#define ATOMIC_ADD(p, v) SL_ATOMIC_(MODEL_AT_ADD, p, v, 0, "ATOMIC_ADD")
+#define ATOMIC_MAX(p, v) SL_ATOMIC_(MODEL_AT_MAX, p, v, 0, "ATOMIC_MAX")
+#define ATOMIC_MIN(p, v) SL_ATOMIC_(MODEL_AT_MIN, p, v, 0, "ATOMIC_MIN")
+#define ATOMIC_CAS(p, cmp, v) SL_ATOMIC_(MODEL_AT_CAS, p, cmp, v, "ATOMIC_CAS")
+#define ATOMIC_EXCH(p, v) SL_ATOMIC_(MODEL_AT_EXCH, p, v, 0, "ATOMIC_EXCH")
+
+/* Launch: the parameters are packed in a struct and a trampoline unpacks
+ * them on every simulated thread. */
+#define SL_DEFINE_LAUNCH(kname, ...)                                                          \
+    typedef struct {                                                                          \
+        SL_MAP(SL_PDECL, SL_SEMI_, __VA_ARGS__);                                              \
+    } SL_CAT2(kname, _args_t);                                                                \
+    static void SL_CAT2(kname, _tramp)(const void *p_)                                        \
+    {                                                                                         \
+        const SL_CAT2(kname, _args_t) *a_ = (const SL_CAT2(kname, _args_t) *)p_;              \
+        kname(SL_MAP(SL_AFIELD_, SL_COMMA_, __VA_ARGS__));                                    \
+    }                                                                                         \
+    static inline sl_status SL_CAT2(kname, _launch)(sl_launch cfg_,                           \
+                                                    SL_MAP(SL_PDECL, SL_COMMA_, __VA_ARGS__)) \
+    {                                                                                         \
+        SL_CAT2(kname, _args_t) a_ = {SL_MAP(SL_PNAME, SL_COMMA_, __VA_ARGS__)};              \
+        return SL_MODEL_LAUNCH_(&cfg_, SL_CAT2(kname, _tramp), &a_, SL_STR(kname));                    \
+    }
+
+static inline sl_status sl_dev_alloc(void **p, size_t bytes) { return model_dev_alloc(p, bytes); }
+static inline void sl_dev_free(void *p) { model_dev_free(p); }
+static inline sl_status sl_dev_copy_to(void *dev, const void *host, size_t bytes)
+{ if (bytes) memmove(dev, host, bytes); return SL_OK; }
+static inline sl_status sl_dev_copy_from(void *host, const void *dev, size_t bytes)
+{ if (bytes) memmove(host, dev, bytes); return SL_OK; }
+static inline sl_status sl_dev_memset(void *dev, int byte, size_t bytes)
+{ if (bytes) memset(dev, byte, bytes); return SL_OK; }
+static inline sl_status sl_dev_sync(void) { return SL_OK; }
+
+#endif /* backends */
+
+/* Lane and warp of the calling thread within its block (1-D blocks). */
+#define LANE_ID() (threadIdx.x & (SL_WARP_SIZE - 1))
+#define WARP_ID() (threadIdx.x >> SL_LOG2_WARP_SIZE)
+
+#endif

@@ -1,0 +1,39 @@
+/* Host-side types shared by both compilations of a kernel file (nvcc and
+ * the C compiler): launch geometry and the arguments of a host driver. */
+#ifndef SCANLAB_LAUNCH_H
+#define SCANLAB_LAUNCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "cuda/status.h"
+
+/* CUDA's dim3/uint3, for threadIdx, blockIdx, blockDim and gridDim. */
+typedef struct {
+    unsigned x, y, z;
+} sl_dim3;
+
+/* A kernel launch's geometry: grid and block sizes, dynamic shared bytes. */
+typedef struct {
+    sl_dim3 grid, block;
+    size_t shmem;
+} sl_launch;
+
+/* A one-dimensional launch of grid blocks of block threads. */
+static inline sl_launch sl_launch_1d(unsigned grid, unsigned block, size_t shmem)
+{
+    sl_launch c = {{grid, 1, 1}, {block, 1, 1}, shmem};
+    return c;
+}
+
+/* What a host driver receives: host buffers (in may equal out) and the
+ * algorithm's settings; the dispatcher fills it from sl_scan_args. */
+typedef struct {
+    const void *in;
+    void *out;
+    size_t n;
+    bool exclusive;
+    int block; /* threads per block; 0 = the algorithm's default */
+    int param; /* the algorithm's own parameter; 0 = default */
+} sl_kargs;
+
+#endif

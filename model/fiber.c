@@ -1,0 +1,205 @@
+#include "fiber.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+/* Simulated threads run short kernels: a few pages of stack are touched;
+ * the rest of the mapping is never backed by memory. */
+#define FIBER_STACK_BYTES ((size_t)256 * 1024)
+#define FIBER_LINE 64
+#define FIBER_PAGE 4096
+#define FIBER_COLORS_LINE 64
+#define FIBER_COLORS_PAGE 16
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FIBER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FIBER_ASAN 1
+#endif
+#endif
+#ifdef FIBER_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+#if defined(__x86_64__) && !defined(SCANLAB_FIBER_UCONTEXT)
+#define FIBER_ASM 1
+#else
+#include <ucontext.h>
+#endif
+
+struct model_fiber {
+    void *stack;
+    size_t color; /* bytes left free at the top of the stack */
+#ifdef FIBER_ASM
+    void *sp;
+#else
+    ucontext_t ctx;
+#endif
+    model_fiber_fn fn;
+    void *arg;
+};
+
+static __thread model_fiber *running;
+#ifdef FIBER_ASM
+static __thread void *host_sp;
+#else
+static __thread ucontext_t host_ctx;
+#endif
+#ifdef FIBER_ASAN
+static __thread const void *host_stack_bottom;
+static __thread size_t host_stack_size;
+#endif
+
+model_fiber *model_fiber_new(void)
+{
+    model_fiber *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->stack = mmap(NULL, FIBER_STACK_BYTES, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (f->stack == MAP_FAILED) {
+        free(f);
+        return NULL;
+    }
+    /* Stack tops at equal offsets of equal-sized mappings fall into the same
+     * cache sets; thousands of fibers would evict each other at every
+     * switch. Stagger them over cache lines and pages. */
+    static unsigned count;
+    unsigned k = count++;
+    f->color = (size_t)(k % FIBER_COLORS_LINE) * FIBER_LINE + (size_t)(k / FIBER_COLORS_LINE % FIBER_COLORS_PAGE) * FIBER_PAGE;
+    return f;
+}
+
+void model_fiber_delete(model_fiber *f)
+{
+    if (!f)
+        return;
+    munmap(f->stack, FIBER_STACK_BYTES);
+    free(f);
+}
+
+static void fiber_main(model_fiber *f)
+{
+#ifdef FIBER_ASAN
+    __sanitizer_finish_switch_fiber(NULL, &host_stack_bottom, &host_stack_size);
+#endif
+    f->fn(f->arg);
+    for (;;) /* the function must never return into nothing */
+        model_fiber_yield();
+}
+
+#ifdef FIBER_ASM
+/* void fiber_switch(void **save_sp, void *new_sp) */
+__asm__(".text\n"
+        ".p2align 4\n"
+        "scanlab_fiber_switch:\n"
+        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+        "  ret\n"
+        ".p2align 4\n"
+        "scanlab_fiber_entry:\n"
+        "  movq %r12, %rdi\n"
+        "  call *%r13\n"
+        "  ud2\n");
+void scanlab_fiber_switch(void **save_sp, void *new_sp) __asm__("scanlab_fiber_switch");
+void scanlab_fiber_entry(void) __asm__("scanlab_fiber_entry");
+
+void model_fiber_reset(model_fiber *f, model_fiber_fn fn, void *arg)
+{
+    f->fn = fn;
+    f->arg = arg;
+#ifdef FIBER_ASAN
+    /* a launch stopped mid-kernel abandons frames on this stack */
+    ASAN_UNPOISON_MEMORY_REGION(f->stack, FIBER_STACK_BYTES);
+#endif
+    uintptr_t top = ((uintptr_t)f->stack + FIBER_STACK_BYTES - f->color) & ~(uintptr_t)15;
+    /* popped by the switch: r15 r14 r13 r12 rbx rbp, then the return
+     * address; sp is 8 mod 16 so that the entry's call is ABI-aligned. */
+    void **sp = (void **)(top - 72);
+    sp[0] = 0;                            /* r15 */
+    sp[1] = 0;                            /* r14 */
+    sp[2] = (void *)(uintptr_t)fiber_main; /* r13 */
+    sp[3] = f;                            /* r12 */
+    sp[4] = 0;                            /* rbx */
+    sp[5] = 0;                            /* rbp */
+    sp[6] = (void *)(uintptr_t)scanlab_fiber_entry;
+    sp[7] = 0;
+    f->sp = sp;
+}
+
+void model_fiber_run(model_fiber *f)
+{
+    running = f;
+#ifdef FIBER_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, f->stack, FIBER_STACK_BYTES);
+#endif
+    scanlab_fiber_switch(&host_sp, f->sp);
+#ifdef FIBER_ASAN
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+    running = NULL;
+}
+
+void model_fiber_yield(void)
+{
+    model_fiber *f = running;
+#ifdef FIBER_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, host_stack_bottom, host_stack_size);
+#endif
+    scanlab_fiber_switch(&f->sp, host_sp);
+#ifdef FIBER_ASAN
+    __sanitizer_finish_switch_fiber(fake, &host_stack_bottom, &host_stack_size);
+#endif
+}
+#else
+static void fiber_tramp(unsigned hi, unsigned lo)
+{
+    fiber_main((model_fiber *)(((uintptr_t)hi << 32) | lo));
+}
+
+void model_fiber_reset(model_fiber *f, model_fiber_fn fn, void *arg)
+{
+    f->fn = fn;
+    f->arg = arg;
+    getcontext(&f->ctx);
+    f->ctx.uc_stack.ss_sp = f->stack;
+    f->ctx.uc_stack.ss_size = FIBER_STACK_BYTES;
+    f->ctx.uc_link = NULL;
+    uintptr_t p = (uintptr_t)f;
+    makecontext(&f->ctx, (void (*)(void))fiber_tramp, 2, (unsigned)(p >> 32), (unsigned)p);
+}
+
+void model_fiber_run(model_fiber *f)
+{
+    running = f;
+#ifdef FIBER_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, f->stack, FIBER_STACK_BYTES);
+#endif
+    swapcontext(&host_ctx, &f->ctx);
+#ifdef FIBER_ASAN
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+    running = NULL;
+}
+
+void model_fiber_yield(void)
+{
+    model_fiber *f = running;
+#ifdef FIBER_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, host_stack_bottom, host_stack_size);
+#endif
+    swapcontext(&f->ctx, &host_ctx);
+#ifdef FIBER_ASAN
+    __sanitizer_finish_switch_fiber(fake, &host_stack_bottom, &host_stack_size);
+#endif
+}
+#endif

@@ -1,0 +1,113 @@
+/* The step-level simulator: public API.
+ *
+ * Kernels written in the dialect (cuda/dialect.h) and compiled by the C
+ * compiler run here. A caller opens a run with model_begin(stats), calls
+ * host drivers or launch functions (every launch adds to the same stats),
+ * and closes it with model_end. docs/metrics.md defines every count. */
+#ifndef SCANLAB_MODEL_H
+#define SCANLAB_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "cuda/status.h"
+#include "model/rt.h"
+
+/* Hardware constants of the model (NVIDIA since Volta; H100 limits). */
+#define MODEL_WARP_SIZE 32
+#define MODEL_BANKS 32
+#define MODEL_BANK_BYTES 4
+#define MODEL_SECTOR_BYTES 32
+#define MODEL_MAX_BLOCK_THREADS 1024
+#define MODEL_DEFAULT_SHARED_LIMIT ((size_t)48 * 1024)
+#define MODEL_MAX_SHARED_LIMIT ((size_t)227 * 1024)
+#define MODEL_DEFAULT_SLOTS 8
+#define MODEL_MAX_REPORTS 8
+
+/* Orders in which pending blocks are dispatched to residency slots. */
+typedef enum { MODEL_ORDER_IN, MODEL_ORDER_REVERSED, MODEL_ORDER_RANDOM } model_order;
+
+typedef struct {
+    unsigned slots;      /* resident blocks at once; 0 = MODEL_DEFAULT_SLOTS */
+    model_order order;   /* dispatch order */
+    uint64_t seed;       /* for MODEL_ORDER_RANDOM */
+    size_t shared_limit; /* static + dynamic shared bytes per block; 0 = 48 KiB */
+    bool quiet;          /* do not print errors on stderr when no sink was given */
+} model_config;
+
+/* Kinds of finding. */
+typedef enum {
+    MODEL_FIND_RACE,
+    MODEL_FIND_OOB,
+    MODEL_FIND_BARRIER_DIVERGENCE,
+    MODEL_FIND_DEADLOCK,
+    MODEL_FIND_LIMIT,
+} model_find_kind;
+
+/* One finding: sites, threads (block-linear, thread-linear), address. */
+typedef struct {
+    model_find_kind kind;
+    const model_site *site[2]; /* the later and the earlier access (or NULL) */
+    unsigned block[2], thread[2];
+    uintptr_t addr;
+    long long index;     /* out of bounds: the index */
+    uint32_t interval;   /* barrier interval (epoch) of the later access */
+    char text[320];      /* one readable line */
+} model_finding;
+
+/* Counts per call site (file:line). */
+typedef struct {
+    const model_site *site;
+    uint64_t shared_accesses, shared_wavefronts, bank_conflicts, worst_degree;
+    uint64_t global_accesses, global_sectors, global_elems;
+    uint64_t divergent_issues, issues;
+} model_site_stats;
+
+/* One kernel launch. */
+typedef struct {
+    const char *name; /* the kernel's instantiated name */
+    unsigned blocks, threads_per_block;
+    uint64_t work, steps, barriers;
+} model_launch_stats;
+#define MODEL_MAX_LAUNCH_RECORDS 32
+
+typedef struct {
+    model_config cfg;
+    /* totals (docs/metrics.md) */
+    uint64_t work, steps, barriers, launches, blocks, threads;
+    uint64_t shared_accesses, shared_wavefronts, bank_conflicts;
+    uint64_t global_load_elems, global_store_elems, global_load_sectors, global_store_sectors;
+    uint64_t divergent_issues, divergent_branches, warp_issues;
+    uint64_t races, barrier_divergence, deadlocks, oob;
+    uint64_t lane_ops; /* dialect calls by single threads */
+    /* findings: the first MODEL_MAX_REPORTS races, and the error that
+     * stopped a launch, if any */
+    model_finding race[MODEL_MAX_REPORTS];
+    bool has_error;
+    model_finding error;
+    /* the first MODEL_MAX_LAUNCH_RECORDS launches */
+    model_launch_stats launch[MODEL_MAX_LAUNCH_RECORDS];
+    size_t nlaunch_records;
+    /* per-site table, indexed by site id (entries with site NULL unused) */
+    model_site_stats *sites;
+    size_t nsites;
+} model_stats;
+
+/* Defaults for every field; cfg as documented above. */
+void model_stats_init(model_stats *s);
+void model_stats_free(model_stats *s);
+
+/* Opens a run: launches until model_end add to s (NULL: a scratch sink;
+ * errors are then printed on stderr). */
+void model_begin(model_stats *s);
+/* Closes the run; returns st unchanged. */
+sl_status model_end(sl_status st);
+
+/* The stats of the run in progress (the scratch sink if none). */
+model_stats *model_current(void);
+
+/* Prints a readable table of s (totals, worst sites, findings). */
+void model_print(FILE *f, const model_stats *s);
+
+#endif

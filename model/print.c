@@ -1,0 +1,60 @@
+/* A readable table of a run's counts, worst sites and findings. */
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define WORST_SITES 5
+
+static int cmp_conflicts(const void *a, const void *b)
+{
+    const model_site_stats *x = *(model_site_stats *const *)a, *y = *(model_site_stats *const *)b;
+    return x->bank_conflicts < y->bank_conflicts ? 1 : x->bank_conflicts > y->bank_conflicts ? -1 : 0;
+}
+
+void model_print(FILE *f, const model_stats *s)
+{
+    fprintf(f, "%-24s %llu\n", "launches", (unsigned long long)s->launches);
+    fprintf(f, "%-24s %llu\n", "blocks", (unsigned long long)s->blocks);
+    fprintf(f, "%-24s %llu\n", "work", (unsigned long long)s->work);
+    fprintf(f, "%-24s %llu\n", "steps", (unsigned long long)s->steps);
+    fprintf(f, "%-24s %llu\n", "barriers", (unsigned long long)s->barriers);
+    fprintf(f, "%-24s %llu\n", "shared accesses", (unsigned long long)s->shared_accesses);
+    fprintf(f, "%-24s %llu\n", "shared wavefronts", (unsigned long long)s->shared_wavefronts);
+    fprintf(f, "%-24s %llu\n", "bank conflicts", (unsigned long long)s->bank_conflicts);
+    fprintf(f, "%-24s %llu elements, %llu sectors\n", "global loads", (unsigned long long)s->global_load_elems,
+            (unsigned long long)s->global_load_sectors);
+    fprintf(f, "%-24s %llu elements, %llu sectors\n", "global stores", (unsigned long long)s->global_store_elems,
+            (unsigned long long)s->global_store_sectors);
+    fprintf(f, "%-24s %llu of %llu\n", "divergent issues", (unsigned long long)s->divergent_issues,
+            (unsigned long long)s->warp_issues);
+    fprintf(f, "%-24s %llu\n", "divergent branches", (unsigned long long)s->divergent_branches);
+    fprintf(f, "%-24s %llu\n", "races", (unsigned long long)s->races);
+    fprintf(f, "%-24s %llu\n", "barrier divergence", (unsigned long long)s->barrier_divergence);
+    fprintf(f, "%-24s %llu\n", "deadlocks", (unsigned long long)s->deadlocks);
+    if (s->nlaunch_records) {
+        fprintf(f, "\n%-36s %8s %8s %12s %8s %10s\n", "launch", "blocks", "threads", "work", "steps", "barriers");
+        for (size_t i = 0; i < s->nlaunch_records; i++) {
+            const model_launch_stats *l = &s->launch[i];
+            fprintf(f, "%-36s %8u %8u %12llu %8llu %10llu\n", l->name, l->blocks, l->threads_per_block,
+                    (unsigned long long)l->work, (unsigned long long)l->steps, (unsigned long long)l->barriers);
+        }
+    }
+    const model_site_stats **worst = malloc((s->nsites + 1) * sizeof *worst);
+    size_t nw = 0;
+    for (size_t i = 0; worst && i < s->nsites; i++)
+        if (s->sites[i].site && s->sites[i].bank_conflicts)
+            worst[nw++] = &s->sites[i];
+    if (nw) {
+        qsort(worst, nw, sizeof *worst, cmp_conflicts);
+        fprintf(f, "\nworst bank-conflict sites (degree = most wavefronts in one access):\n");
+        for (size_t i = 0; i < nw && i < WORST_SITES; i++)
+            fprintf(f, "  %s:%d %-4s conflicts %llu over %llu accesses, degree %llu\n", worst[i]->site->file,
+                    worst[i]->site->line, worst[i]->site->what, (unsigned long long)worst[i]->bank_conflicts,
+                    (unsigned long long)worst[i]->shared_accesses, (unsigned long long)worst[i]->worst_degree);
+    }
+    free(worst);
+    for (uint64_t i = 0; i < s->races && i < MODEL_MAX_REPORTS; i++)
+        fprintf(f, "%s%s\n", i ? "" : "\n", s->race[i].text);
+    if (s->has_error)
+        fprintf(f, "\nerror: %s\n", s->error.text);
+}

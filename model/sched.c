@@ -1,0 +1,684 @@
+/* The grid executor: blocks dispatched to residency slots in a chosen
+ * order, resident blocks run fairly and never preempted, every simulated
+ * thread a fiber that runs alone until its next synchronisation point. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Rounds without a write, barrier, exit or dispatch after which a kernel
+ * that keeps polling new addresses is declared stuck. */
+#define MODEL_LIVELOCK_ROUNDS 100000
+/* Shared-memory arenas are aligned to the bank row, so that an address's
+ * bank is its offset's bank. */
+#define SMEM_ALIGN (MODEL_BANKS * MODEL_BANK_BYTES)
+#define ORDER_SHOWN 16
+
+__thread model_lane *model_cur __attribute__((tls_model("initial-exec")));
+mlaunch model_L;
+
+static model_stats scratch;
+static bool scratch_ready;
+static model_stats *sink;
+static uint32_t block_gen;
+
+/* Residency slots, kept across launches with their fibers. */
+typedef struct {
+    mblock b;
+    model_fiber **fibers;
+    unsigned nfibers;
+} mslot;
+static mslot *slots;
+static unsigned nslots;
+
+/* ---- stats sink ---------------------------------------------------------- */
+void model_stats_init(model_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->cfg.slots = MODEL_DEFAULT_SLOTS;
+    s->cfg.order = MODEL_ORDER_IN;
+    s->cfg.shared_limit = MODEL_DEFAULT_SHARED_LIMIT;
+}
+
+void model_stats_free(model_stats *s)
+{
+    free(s->sites);
+    s->sites = NULL;
+    s->nsites = 0;
+}
+
+void model_begin(model_stats *s)
+{
+    if (!scratch_ready) {
+        model_stats_init(&scratch);
+        scratch_ready = true;
+    }
+    sink = s;
+}
+
+sl_status model_end(sl_status st)
+{
+    sink = NULL;
+    return st;
+}
+
+model_stats *model_current(void)
+{
+    if (sink)
+        return sink;
+    if (!scratch_ready) {
+        model_stats_init(&scratch);
+        scratch_ready = true;
+    }
+    return &scratch;
+}
+
+/* ---- findings ------------------------------------------------------------ */
+void model_thread_desc(const mthread *t, char *buf, size_t size)
+{
+    const mblock *b = t->blk;
+    snprintf(buf, size, "block (%u,%u,%u) thread (%u,%u,%u)", b->block_idx.x, b->block_idx.y,
+             b->block_idx.z, t->pub.thread_idx.x, t->pub.thread_idx.y, t->pub.thread_idx.z);
+}
+
+static void record_error(model_finding *f, sl_status st)
+{
+    model_stats *s = model_L.stats;
+    if (!model_L.abort) {
+        model_L.abort = true;
+        model_L.abort_status = st;
+        if (!s->has_error) {
+            s->has_error = true;
+            s->error = *f;
+        }
+        if (f->kind == MODEL_FIND_BARRIER_DIVERGENCE)
+            s->barrier_divergence++;
+        else if (f->kind == MODEL_FIND_DEADLOCK)
+            s->deadlocks++;
+        else if (f->kind == MODEL_FIND_OOB)
+            s->oob++;
+        if (s == &scratch && !s->cfg.quiet)
+            fprintf(stderr, "scanlab: simulator: %s\n", f->text);
+    }
+}
+
+void model_fail(mthread *t, model_finding *f, sl_status st)
+{
+    record_error(f, st);
+    if (t) {
+        t->state = TS_EXIT;
+        for (;;)
+            model_fiber_yield();
+    }
+}
+
+void model_report_race(mthread *t, const model_site *site, const mref *prev, uintptr_t addr)
+{
+    model_stats *s = model_L.stats;
+    uint64_t k = s->races++;
+    if (k >= MODEL_MAX_REPORTS)
+        return;
+    model_finding *f = &s->race[k];
+    memset(f, 0, sizeof *f);
+    f->kind = MODEL_FIND_RACE;
+    f->site[0] = site;
+    f->site[1] = model_site_by_id(prev->site);
+    f->block[0] = t->blk->lin;
+    f->thread[0] = t->lin;
+    f->block[1] = (prev->tid - 1) / model_L.nth;
+    f->thread[1] = (prev->tid - 1) % model_L.nth;
+    f->addr = addr;
+    f->interval = t->blk->epoch;
+    const model_site *o = f->site[1];
+    snprintf(f->text, sizeof f->text,
+             "race on %s address %#lx in barrier interval %u: %s at %s:%d by block %u thread %u, "
+             "unordered with %s at %s:%d by block %u thread %u",
+             model_find_alloc(t->blk, addr) && model_find_alloc(t->blk, addr)->shared ? "shared" : "global",
+             (unsigned long)addr, f->interval, site->what, site->file, site->line, f->block[0],
+             f->thread[0], o ? o->what : "?", o ? o->file : "?", o ? o->line : 0, f->block[1],
+             f->thread[1]);
+}
+
+/* ---- threads ------------------------------------------------------------- */
+static void thread_main(void *arg)
+{
+    mthread *t = arg;
+    model_L.entry(model_L.args);
+    t->blk->interval_max = t->pub.ops > t->blk->interval_max ? t->pub.ops : t->blk->interval_max;
+    t->blk->work += t->pub.ops;
+    t->pub.ops = 0;
+    t->state = TS_EXIT;
+    t->park_site = NULL;
+    model_L.progress++;
+}
+
+static void run_thread(mthread *t)
+{
+    model_cur = &t->pub;
+    t->ran = true;
+    model_fiber_run(t->fiber);
+    model_cur = NULL;
+}
+
+static void end_interval_of(mthread *t)
+{
+    mblock *b = t->blk;
+    if (t->pub.ops > b->interval_max)
+        b->interval_max = t->pub.ops;
+    b->work += t->pub.ops;
+    t->pub.ops = 0;
+}
+
+static void park(mthread *t, int state, const model_site *site)
+{
+    t->state = state;
+    t->park_site = site;
+    model_L.progress++;
+    model_fiber_yield();
+}
+
+void model_syncthreads(model_site *site)
+{
+    mthread *t = (mthread *)model_cur;
+    if (__builtin_expect(site->id == 0, 0))
+        model_site_intern(site);
+    end_interval_of(t);
+    if (model_L.accounting)
+        model_L.stats->lane_ops++;
+    park(t, TS_BAR, site);
+}
+
+static uint64_t warp_op(int cls, int kind, unsigned mask, uint64_t v, int arg, model_site *site)
+{
+    mthread *t = (mthread *)model_cur;
+    if (__builtin_expect(site->id == 0, 0))
+        model_site_intern(site);
+    t->wop_class = cls;
+    t->wop_kind = kind;
+    t->wop_mask = mask;
+    t->wop_val = v;
+    t->wop_arg = arg;
+    if (model_L.accounting)
+        model_L.stats->lane_ops++;
+    park(t, TS_WARP, site);
+    return t->wop_res;
+}
+
+void model_syncwarp(unsigned mask, model_site *site) { warp_op(0, 0, mask, 0, 0, site); }
+
+uint64_t model_shfl(int kind, unsigned mask, uint64_t value, int arg, model_site *site)
+{
+    return warp_op(1, kind, mask, value, arg, site);
+}
+
+unsigned model_vote(int kind, unsigned mask, int pred, model_site *site)
+{
+    return (unsigned)warp_op(2, kind, mask, (uint64_t)(pred != 0), 0, site);
+}
+
+void model_threadfence(model_site *site)
+{
+    mthread *t = (mthread *)model_cur;
+    if (__builtin_expect(site->id == 0, 0))
+        model_site_intern(site);
+    t->blk->rel++;
+    if (model_L.accounting)
+        model_L.stats->lane_ops++;
+}
+
+/* ---- warps ---------------------------------------------------------------- */
+/* Executes the warp operation at which lanes of warp w wait, for every group
+ * whose lanes have all arrived; returns whether any executed. */
+static bool resolve_warp(mblock *b, unsigned w)
+{
+    unsigned lo = w * MODEL_WARP_SIZE, hi = lo + MODEL_WARP_SIZE;
+    if (hi > b->nth)
+        hi = b->nth;
+    bool any = false;
+    for (unsigned i = lo; i < hi; i++) {
+        mthread *t = &b->th[i];
+        if (t->state != TS_WARP)
+            continue;
+        const model_site *site = t->park_site;
+        unsigned mask = t->wop_mask, group = 0;
+        bool wait = false;
+        for (unsigned j = lo; j < hi; j++) {
+            mthread *u = &b->th[j];
+            if (u->state == TS_WARP && u->park_site == site)
+                group |= 1u << (j - lo);
+            else if ((mask >> (j - lo) & 1) && (u->state == TS_READY || u->state == TS_SPIN))
+                wait = true;
+        }
+        if (wait)
+            continue;
+        uint64_t val[MODEL_WARP_SIZE] = {0};
+        unsigned ballot = 0;
+        for (unsigned j = lo; j < hi; j++)
+            if (group >> (j - lo) & 1) {
+                val[j - lo] = b->th[j].wop_val;
+                if (b->th[j].wop_val)
+                    ballot |= 1u << (j - lo);
+            }
+        for (unsigned j = lo; j < hi; j++) {
+            if (!(group >> (j - lo) & 1))
+                continue;
+            mthread *u = &b->th[j];
+            int lane = (int)(j - lo), src = lane;
+            if (u->wop_class == 1) {
+                switch (u->wop_kind) {
+                case MODEL_SHFL_UP:
+                    src = lane - u->wop_arg;
+                    break;
+                case MODEL_SHFL_DOWN:
+                    src = lane + u->wop_arg;
+                    break;
+                case MODEL_SHFL_IDX:
+                    src = u->wop_arg & (MODEL_WARP_SIZE - 1);
+                    break;
+                default:
+                    src = lane ^ u->wop_arg;
+                    break;
+                }
+                /* out of the warp or not present: the lane keeps its value */
+                if (src < 0 || src >= MODEL_WARP_SIZE || !(group >> src & 1))
+                    src = lane;
+                u->wop_res = val[src];
+            } else if (u->wop_class == 2) {
+                unsigned m = ballot & u->wop_mask, members = group & u->wop_mask;
+                u->wop_res = u->wop_kind == MODEL_VOTE_BALLOT ? m
+                             : u->wop_kind == MODEL_VOTE_ALL  ? (m == members)
+                                                              : (m != 0);
+            }
+            u->state = TS_READY;
+        }
+        if (model_L.accounting) {
+            model_stats *s = model_L.stats;
+            model_site_stats *ss = model_site_stats_of(s, site);
+            s->warp_issues++;
+            if (ss)
+                ss->issues++;
+            if (__builtin_popcount(group) < (int)(hi - lo)) {
+                s->divergent_issues++;
+                if (ss)
+                    ss->divergent_issues++;
+            }
+        }
+        b->wsync[w]++;
+        model_L.progress++;
+        any = true;
+    }
+    return any;
+}
+
+/* ---- blocks --------------------------------------------------------------- */
+static sl_status slot_prepare(mslot *sl, unsigned nth)
+{
+    if (sl->nfibers < nth) {
+        model_fiber **f = realloc(sl->fibers, nth * sizeof *f);
+        if (!f)
+            return SL_ERR_NOMEM;
+        sl->fibers = f;
+        for (unsigned i = sl->nfibers; i < nth; i++) {
+            f[i] = model_fiber_new();
+            if (!f[i]) {
+                sl->nfibers = i;
+                return SL_ERR_NOMEM;
+            }
+        }
+        sl->nfibers = nth;
+    }
+    mblock *b = &sl->b;
+    if (b->nth < nth || !b->th) {
+        mthread *th = realloc(b->th, nth * sizeof *th);
+        if (!th)
+            return SL_ERR_NOMEM;
+        memset(th + b->nth, 0, (nth - b->nth) * sizeof *th);
+        b->th = th;
+        uint32_t *ws = realloc(b->wsync, ((nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE) * sizeof *ws);
+        if (!ws)
+            return SL_ERR_NOMEM;
+        b->wsync = ws;
+        b->nth = nth;
+    }
+    if (!b->smem) {
+        b->smem = aligned_alloc(SMEM_ALIGN, MODEL_MAX_SHARED_LIMIT);
+        b->sshadow = calloc(MODEL_MAX_SHARED_LIMIT / 4, sizeof *b->sshadow);
+        if (!b->smem || !b->sshadow)
+            return SL_ERR_NOMEM;
+    }
+    return SL_OK;
+}
+
+static void block_start(mslot *sl, unsigned lin)
+{
+    mblock *b = &sl->b;
+    const unsigned nth = model_L.nth;
+    b->lin = lin;
+    b->block_idx.x = lin % model_L.grid.x;
+    b->block_idx.y = lin / model_L.grid.x % model_L.grid.y;
+    b->block_idx.z = lin / (model_L.grid.x * model_L.grid.y);
+    b->gen = ++block_gen;
+    b->epoch = 0;
+    b->rel = 0;
+    b->nacq = 0;
+    b->nexited = 0;
+    b->nwarps = (nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE;
+    memset(b->wsync, 0, b->nwarps * sizeof *b->wsync);
+    b->steps = b->interval_max = b->barriers = b->work = 0;
+    b->nsallocs = 0;
+    b->dyn.lo = (uintptr_t)b->smem;
+    b->dyn.hi = b->dyn.lo + model_L.shmem;
+    b->dyn.shared = true;
+    b->dyn.shadow = b->sshadow;
+    b->smem_used = model_L.shmem;
+    b->active = true;
+    for (unsigned i = 0; i < nth; i++) {
+        mthread *t = &b->th[i];
+        t->fiber = sl->fibers[i];
+        t->blk = b;
+        t->lin = i;
+        t->lane = i % MODEL_WARP_SIZE;
+        t->warp = i / MODEL_WARP_SIZE;
+        t->gtid = lin * nth + i + 1;
+        t->state = TS_READY;
+        t->pub.thread_idx.x = i % model_L.block.x;
+        t->pub.thread_idx.y = i / model_L.block.x % model_L.block.y;
+        t->pub.thread_idx.z = i / (model_L.block.x * model_L.block.y);
+        t->pub.block_idx = &b->block_idx;
+        t->pub.block_dim = &model_L.block;
+        t->pub.grid_dim = &model_L.grid;
+        t->pub.ops = 0;
+        t->shared_k = 0;
+        t->ntr = 0;
+        t->cache = NULL;
+        t->spin_addr = 0;
+        t->spin_site = NULL;
+        model_fiber_reset(t->fiber, thread_main, t);
+    }
+    model_L.progress++;
+}
+
+static void barrier_divergence(mblock *b, const mthread *x, const mthread *y)
+{
+    model_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = MODEL_FIND_BARRIER_DIVERGENCE;
+    f.site[0] = x->park_site;
+    f.site[1] = y->park_site;
+    f.block[0] = f.block[1] = b->lin;
+    f.thread[0] = x->lin;
+    f.thread[1] = y->lin;
+    f.interval = b->epoch;
+    if (y->park_site)
+        snprintf(f.text, sizeof f.text,
+                 "barrier divergence in block %u, interval %u: thread %u waits at %s:%d, thread %u at %s:%d",
+                 b->lin, b->epoch, x->lin, x->park_site->file, x->park_site->line, y->lin,
+                 y->park_site->file, y->park_site->line);
+    else
+        snprintf(f.text, sizeof f.text,
+                 "barrier divergence in block %u, interval %u: thread %u waits at %s:%d, thread %u has exited",
+                 b->lin, b->epoch, x->lin, x->park_site->file, x->park_site->line, y->lin);
+    model_fail(NULL, &f, SL_ERR_SIM);
+}
+
+/* Runs block b until none of its threads can move; returns true when the
+ * block has finished. */
+static bool block_step(mblock *b)
+{
+    for (;;) {
+        bool ran = false;
+        for (unsigned i = 0; i < b->nth; i++) {
+            mthread *t = &b->th[i];
+            if (t->state != TS_READY)
+                continue;
+            run_thread(t);
+            ran = true;
+            if (model_L.abort)
+                return false;
+            if (t->state == TS_EXIT) {
+                b->nexited++;
+                t->park_site = NULL;
+            }
+        }
+        if (ran && model_L.accounting)
+            for (unsigned w = 0; w < b->nwarps; w++)
+                model_warp_flush(b, w);
+        bool resolved = false;
+        for (unsigned w = 0; w < b->nwarps; w++)
+            resolved |= resolve_warp(b, w);
+        if (resolved)
+            continue;
+        unsigned nbar = 0;
+        const mthread *first = NULL, *other = NULL, *exited = NULL;
+        bool stuck = false;
+        for (unsigned i = 0; i < b->nth; i++) {
+            const mthread *t = &b->th[i];
+            if (t->state == TS_BAR) {
+                nbar++;
+                if (!first)
+                    first = t;
+                else if (t->park_site != first->park_site && !other)
+                    other = t;
+            } else if (t->state == TS_EXIT) {
+                if (!exited)
+                    exited = t;
+            } else {
+                stuck = true;
+            }
+        }
+        if (nbar == 0 || stuck)
+            return b->nexited == b->nth;
+        if (other || exited) {
+            barrier_divergence(b, first, other ? other : exited);
+            return false;
+        }
+        b->steps += b->interval_max;
+        b->interval_max = 0;
+        b->barriers++;
+        b->epoch++;
+        for (unsigned w = 0; w < b->nwarps; w++)
+            b->wsync[w]++;
+        for (unsigned i = 0; i < b->nth; i++)
+            b->th[i].state = TS_READY;
+        model_L.progress++;
+    }
+}
+
+/* ---- the launch ----------------------------------------------------------- */
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static void fill_order(unsigned *order, unsigned n, const model_config *c)
+{
+    for (unsigned i = 0; i < n; i++)
+        order[i] = c->order == MODEL_ORDER_REVERSED ? n - 1 - i : i;
+    if (c->order == MODEL_ORDER_RANDOM) {
+        uint64_t x = c->seed;
+        for (unsigned i = n; i > 1; i--) {
+            unsigned j = (unsigned)(splitmix64(&x) % i);
+            unsigned tmp = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = tmp;
+        }
+    }
+}
+
+static sl_status refuse(const char *fmt, unsigned long long a, unsigned long long b)
+{
+    model_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = MODEL_FIND_LIMIT;
+    snprintf(f.text, sizeof f.text, fmt, a, b);
+    model_L.abort = false;
+    record_error(&f, SL_ERR_ARG);
+    model_L.abort = false;
+    return SL_ERR_ARG;
+}
+
+static void deadlock(const unsigned *order, unsigned nblocks, unsigned nres, bool livelock)
+{
+    model_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = MODEL_FIND_DEADLOCK;
+    char ord[160] = "";
+    for (unsigned i = 0; i < nblocks && i < ORDER_SHOWN; i++)
+        snprintf(ord + strlen(ord), sizeof ord - strlen(ord), "%s%u", i ? "," : "", order[i]);
+    if (nblocks > ORDER_SHOWN)
+        snprintf(ord + strlen(ord), sizeof ord - strlen(ord), ",...");
+    const mthread *w = NULL;
+    for (unsigned s = 0; s < nres && !w; s++)
+        if (slots[s].b.active)
+            for (unsigned i = 0; i < slots[s].b.nth && !w; i++)
+                if (slots[s].b.th[i].state != TS_EXIT)
+                    w = &slots[s].b.th[i];
+    if (w) {
+        f.site[0] = w->park_site;
+        f.block[0] = w->blk->lin;
+        f.thread[0] = w->lin;
+        f.addr = w->state == TS_SPIN ? w->spin_addr : 0;
+    }
+    int len = snprintf(f.text, sizeof f.text, "%s with %u residency slots, dispatch order %s",
+                       livelock ? "no progress (livelock)" : "deadlock", nres, ord);
+    if (w && w->park_site && len > 0 && (size_t)len < sizeof f.text)
+        snprintf(f.text + len, sizeof f.text - (size_t)len, ": block %u thread %u waits %s %s:%d%s%#lx",
+                 w->blk->lin, w->lin, w->state == TS_BAR ? "at barrier" : "at", w->park_site->file,
+                 w->park_site->line, w->state == TS_SPIN ? " on address " : "",
+                 w->state == TS_SPIN ? (unsigned long)w->spin_addr : 0ul);
+    model_fail(NULL, &f, SL_ERR_SIM);
+}
+
+static sl_status ensure_slots(unsigned n, unsigned nth)
+{
+    if (n > nslots) {
+        mslot *s = realloc(slots, n * sizeof *s);
+        if (!s)
+            return SL_ERR_NOMEM;
+        memset(s + nslots, 0, (n - nslots) * sizeof *s);
+        slots = s;
+        nslots = n;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        sl_status st = slot_prepare(&slots[i], nth);
+        if (st != SL_OK)
+            return st;
+    }
+    return SL_OK;
+}
+
+static sl_status run_grid(const unsigned *order, unsigned nblocks, unsigned nres, uint64_t *launch_steps,
+                          model_stats *s)
+{
+    unsigned next = 0, done = 0;
+    uint64_t idle_rounds = 0;
+    for (unsigned i = 0; i < nres; i++)
+        slots[i].b.active = false;
+    while (done < nblocks) {
+        uint64_t p0 = model_L.progress, w0 = model_L.weak_progress;
+        for (unsigned i = 0; i < nres && next < nblocks; i++)
+            if (!slots[i].b.active)
+                block_start(&slots[i], order[next++]);
+        for (unsigned i = 0; i < nres; i++) {
+            mblock *b = &slots[i].b;
+            if (!b->active)
+                continue;
+            for (unsigned k = 0; k < b->nth; k++)
+                if (b->th[k].state == TS_SPIN)
+                    b->th[k].state = TS_READY;
+            bool fin = block_step(b);
+            if (model_L.abort)
+                return model_L.abort_status;
+            if (fin) {
+                b->steps += b->interval_max;
+                if (b->steps > *launch_steps)
+                    *launch_steps = b->steps;
+                s->barriers += b->barriers;
+                s->work += b->work;
+                s->blocks++;
+                s->threads += b->nth;
+                b->active = false;
+                done++;
+                model_L.progress++;
+            }
+        }
+        if (model_L.progress != p0)
+            idle_rounds = 0;
+        else if (model_L.weak_progress == w0 || ++idle_rounds > MODEL_LIVELOCK_ROUNDS) {
+            deadlock(order, nblocks, nres, model_L.weak_progress != w0);
+            return SL_ERR_SIM;
+        }
+    }
+    return SL_OK;
+}
+
+static sl_status launch(const sl_launch *cfg, model_entry entry, const void *args, const char *name,
+                        bool accounting)
+{
+    model_stats *s = model_current();
+    const model_config *c = &s->cfg;
+    memset(&model_L, 0, sizeof model_L);
+    model_L.stats = s;
+    model_L.accounting = accounting;
+    size_t limit = c->shared_limit ? c->shared_limit : MODEL_DEFAULT_SHARED_LIMIT;
+    if (limit > MODEL_MAX_SHARED_LIMIT)
+        limit = MODEL_MAX_SHARED_LIMIT;
+    unsigned long long nth = (unsigned long long)cfg->block.x * cfg->block.y * cfg->block.z;
+    unsigned long long nb = (unsigned long long)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+    if (nth == 0 || nth > MODEL_MAX_BLOCK_THREADS)
+        return refuse("launch refused: %llu threads per block (limit %llu)", nth, MODEL_MAX_BLOCK_THREADS);
+    if (nb == 0 || nb * nth > UINT32_MAX - 1)
+        return refuse("launch refused: %llu blocks of %llu threads", nb, nth);
+    if (cfg->shmem > limit)
+        return refuse("launch refused: %llu bytes of dynamic shared memory (limit %llu)", cfg->shmem, limit);
+    static uint32_t launch_gen;
+    model_L.entry = entry;
+    model_L.args = args;
+    model_L.grid = cfg->grid;
+    model_L.block = cfg->block;
+    model_L.shmem = cfg->shmem;
+    model_L.shared_limit = limit;
+    model_L.nth = (unsigned)nth;
+    model_L.nblocks = (unsigned)nb;
+    model_L.gen = ++launch_gen;
+    unsigned nres = c->slots ? c->slots : MODEL_DEFAULT_SLOTS;
+    if (nres > nb)
+        nres = (unsigned)nb;
+    unsigned *order = malloc(nb * sizeof *order);
+    sl_status st = order ? ensure_slots(nres, (unsigned)nth) : SL_ERR_NOMEM;
+    uint64_t steps = 0, work0 = s->work, bar0 = s->barriers;
+    if (st == SL_OK) {
+        fill_order(order, (unsigned)nb, c);
+        st = run_grid(order, (unsigned)nb, nres, &steps, s);
+    }
+    free(order);
+    s->launches++;
+    s->steps += steps;
+    if (s->nlaunch_records < MODEL_MAX_LAUNCH_RECORDS) {
+        model_launch_stats *ls = &s->launch[s->nlaunch_records++];
+        ls->name = name;
+        ls->blocks = (unsigned)nb;
+        ls->threads_per_block = (unsigned)nth;
+        ls->work = s->work - work0;
+        ls->steps = steps;
+        ls->barriers = s->barriers - bar0;
+    }
+    for (unsigned i = 0; i < nres && i < nslots; i++)
+        slots[i].b.active = false;
+    model_L.abort = false;
+    return st;
+}
+
+sl_status model_launch(const sl_launch *cfg, model_entry entry, const void *args, const char *name)
+{
+    return launch(cfg, entry, args, name, true);
+}
+
+sl_status model_launch_plain(const sl_launch *cfg, model_entry entry, const void *args, const char *name)
+{
+    return launch(cfg, entry, args, name, false);
+}

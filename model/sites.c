@@ -1,0 +1,61 @@
+/* Interning of call sites: (file, line, what) -> a small id, so that the
+ * per-site tables are arrays indexed by id. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SITE_TABLE_INITIAL 256
+
+static model_site **by_id; /* by_id[id], id >= 1 */
+static size_t nsites, capsites;
+
+static bool same_site(const model_site *a, const model_site *b)
+{
+    return a->line == b->line && strcmp(a->file, b->file) == 0 && strcmp(a->what, b->what) == 0;
+}
+
+void model_site_intern(model_site *s)
+{
+    /* template instantiations repeat a site once per (type, operator):
+     * they share one id */
+    for (size_t i = 1; i <= nsites; i++)
+        if (same_site(by_id[i], s)) {
+            s->id = (int)i;
+            return;
+        }
+    if (nsites + 2 > capsites) {
+        size_t cap = capsites ? capsites * 2 : SITE_TABLE_INITIAL;
+        model_site **p = realloc(by_id, cap * sizeof *p);
+        if (!p)
+            abort(); /* a few hundred pointers: out of memory here is fatal */
+        by_id = p;
+        capsites = cap;
+    }
+    by_id[++nsites] = s;
+    s->id = (int)nsites;
+}
+
+const model_site *model_site_by_id(uint32_t id)
+{
+    id &= ~SHADOW_SYNC;
+    return id >= 1 && id <= nsites ? by_id[id] : NULL;
+}
+
+model_site_stats *model_site_stats_of(model_stats *st, const model_site *s)
+{
+    size_t id = (size_t)s->id;
+    if (id >= st->nsites) {
+        size_t cap = st->nsites ? st->nsites : 64;
+        while (cap <= id)
+            cap *= 2;
+        model_site_stats *p = realloc(st->sites, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        memset(p + st->nsites, 0, (cap - st->nsites) * sizeof *p);
+        st->sites = p;
+        st->nsites = cap;
+    }
+    st->sites[id].site = s;
+    return &st->sites[id];
+}

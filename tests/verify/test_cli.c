@@ -1,0 +1,175 @@
+/* 'scanlab verify' through the executable (its path is argv[1]): bad
+ * usage exits 2 with a message, the CPU backends pass on the catalogue. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config.h"
+
+static const char *scanlab;
+
+enum { MAX_ARGS = 32, OUT_LIMIT = 1 << 22 };
+
+/* Run scanlab with args (NULL-terminated); its stdout goes to *out (when
+ * not NULL), its stderr to *err (when not NULL). Returns the exit status. */
+static int run(const char *const *args, char **out, char **err)
+{
+    char *argv[MAX_ARGS + 2];
+    int argc = 0;
+    argv[argc++] = (char *)scanlab;
+    for (; args[argc - 1] && argc <= MAX_ARGS; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    argv[argc] = NULL;
+    char outp[] = "/tmp/scanlab-cli-out-XXXXXX", errp[] = "/tmp/scanlab-cli-err-XXXXXX";
+    int fo = mkstemp(outp), fe = mkstemp(errp);
+    assert_true(fo >= 0 && fe >= 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fo, STDOUT_FILENO);
+        dup2(fe, STDERR_FILENO);
+        execv(scanlab, argv);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    char *bufs[2] = {NULL, NULL};
+    int fds[2] = {fo, fe};
+    for (int k = 0; k < 2; k++) {
+        off_t size = lseek(fds[k], 0, SEEK_END);
+        assert_true(size >= 0 && size < OUT_LIMIT);
+        bufs[k] = calloc((size_t)size + 1, 1);
+        assert_int_equal(pread(fds[k], bufs[k], (size_t)size, 0), size);
+        close(fds[k]);
+    }
+    unlink(outp);
+    unlink(errp);
+    if (out)
+        *out = bufs[0];
+    else
+        free(bufs[0]);
+    if (err)
+        *err = bufs[1];
+    else
+        free(bufs[1]);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* Each bad command line exits 2 and says why on stderr, naming the valid
+ * choices where there is a list. */
+static void bad_usage_exits_2(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[8];
+        const char *says;
+    } cases[] = {
+        {{"verify", "--algo", "nope"}, "valid: all, sequential"},
+        {{"verify", "--backend", "gpu"}, "valid: seq, omp, sim, cuda"},
+        {{"verify", "--type", "f16"}, "valid: i32, i64, f32, f64"},
+        {{"verify", "--op", "mul"}, "valid: add, max, min, affine"},
+        {{"verify", "--dist", "gauss"}, "valid: all, uniform, small"},
+        {{"verify", "--op", "affine", "--type", "f32"}, "does not apply to type 'f32'"},
+        {{"verify", "--type", "i32", "--dist", "uniform01"}, "uniform01"},
+        {{"verify", "--sizes", "-1"}, "negative"},
+        {{"verify", "--sizes", "12x"}, "not a size"},
+        {{"verify", "--sizes", ","}, "empty list"},
+        {{"verify", "--sizes", "2^62"}, "memory"},
+        {{"verify", "--max-n", "lots"}, "not a size"},
+        {{"verify", "--seed", "-5"}, "--seed"},
+        {{"verify", "--jobs", "0"}, "--jobs"},
+        {{"verify", "--repeat", "x"}, "--repeat"},
+        {{"verify", "--exclusive", "--both"}, "exclude each other"},
+        {{"verify", "--bogus"}, "unknown option '--bogus'"},
+        {{"verify", "--sizes"}, "needs a value"},
+        {{"verify", "extra"}, "unexpected argument 'extra'"},
+        {{"verify", "--algo", "sequential", "--backend", "sim"}, "runs on none"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *err = NULL, *out = NULL;
+        int rc = run(cases[i].args, &out, &err);
+        if (rc != 2 || !strstr(err, cases[i].says))
+            fail_msg("case %zu (%s %s %s): exit %d, stderr: %s", i, cases[i].args[1],
+                     cases[i].args[2] ? cases[i].args[2] : "", cases[i].args[3] ? cases[i].args[3] : "",
+                     rc, err);
+        assert_string_equal(out, ""); /* nothing half-written on stdout */
+        free(err);
+        free(out);
+    }
+}
+
+static void help_documents_every_option(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    const char *args[] = {"verify", "--help", NULL};
+    assert_int_equal(run(args, &out, NULL), 0);
+    const char *opts[] = {"--algo", "--backend", "--type", "--op", "--exclusive", "--both", "--sizes",
+                          "--max-n", "--dist", "--seed", "--jobs", "--repeat", "--json"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        assert_non_null(strstr(out, opts[i]));
+    free(out);
+}
+
+/* The whole catalogue on the CPU backends, inclusive and exclusive, every
+ * distribution: nothing fails, and with OpenMP built the omp lines are there. */
+static void cpu_backends_pass_the_catalogue(void **state)
+{
+    (void)state;
+    const char *args[] = {"verify", "--backend", "seq,omp", "--both", "--max-n", "300",
+                          "--dist", "all", "--jobs", "2", "--repeat", "2", NULL};
+    const char *seq_only[] = {"verify", "--backend", "seq", "--both", "--max-n", "300",
+                              "--dist", "all", "--jobs", "2", "--repeat", "2", NULL};
+    char *out = NULL, *err = NULL;
+    int rc = run(SCANLAB_HAVE_OPENMP ? args : seq_only, &out, &err);
+    if (rc != 0)
+        fail_msg("exit %d\n%s\n%s", rc, out, err);
+    assert_non_null(strstr(out, " 0 FAILED,"));
+    assert_non_null(strstr(err, "seed"));
+    if (SCANLAB_HAVE_OPENMP)
+        assert_non_null(strstr(out, "omp-"));
+    /* i32 affine exclusive on the sequential scan is one of the lines. */
+    assert_non_null(strstr(out, "sequential"));
+    assert_non_null(strstr(out, "affine  exclusive  OK"));
+    free(out);
+    free(err);
+}
+
+/* "all" skips what does not apply: affine on every type runs the integers
+ * only; JSON output is one document. */
+static void all_skips_what_does_not_apply(void **state)
+{
+    (void)state;
+    const char *args[] = {"verify", "--backend", "seq", "--op", "affine", "--sizes", "5",
+                          "--seed", "11", "--json", NULL};
+    char *out = NULL;
+    assert_int_equal(run(args, &out, NULL), 0);
+    assert_non_null(strstr(out, "{\"seed\":11,"));
+    assert_non_null(strstr(out, "\"type\":\"i64\""));
+    assert_null(strstr(out, "\"type\":\"f32\""));
+    assert_null(strstr(out, "FAILED"));
+    free(out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s PATH-TO-SCANLAB\n", argv[0]);
+        return 2;
+    }
+    scanlab = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_usage_exits_2),
+        cmocka_unit_test(help_documents_every_option),
+        cmocka_unit_test(cpu_backends_pass_the_catalogue),
+        cmocka_unit_test(all_skips_what_does_not_apply),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

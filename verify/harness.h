@@ -1,0 +1,84 @@
+/* The differential harness behind 'scanlab verify', as a C API: one case
+ * (algorithm x backend x type x operator x kind x size x distribution) is
+ * run and checked against the reference, and a plan of many cases is run,
+ * grouped one line per (algorithm, backend, type, operator, kind). Tests
+ * call these directly with algorithm tables of their own. */
+#ifndef SCANLAB_HARNESS_H
+#define SCANLAB_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "algos.h"
+#include "compare.h"
+#include "inputs.h"
+
+/* Elements of guard zone checked on each side of every output buffer. */
+#define VERIFY_GUARD_ELEMS 8
+
+typedef struct {
+    const verify_algo *algo;
+    sl_backend backend;
+    sl_type type;
+    sl_op op;
+    bool exclusive; /* scans only; ignored for reductions */
+    verify_dist dist;
+    size_t n;
+    uint64_t seed;
+    int repeat;     /* runs of the algorithm on the same input, >= 1 */
+} verify_case;
+
+typedef enum {
+    VERIFY_WHERE_VALUE,  /* an output differs from the reference */
+    VERIFY_WHERE_BEFORE, /* it wrote before out[0] (mismatch.index elements before) */
+    VERIFY_WHERE_AFTER,  /* it wrote past its last output (mismatch.index = offset from out) */
+    VERIFY_WHERE_INPUT,  /* it modified its input (mismatch.index) */
+} verify_where;
+
+typedef struct {
+    /* SL_OK passed; SL_ERR_CHECK a check failed (see mismatch, where, run);
+     * SL_ERR_NO_GPU or SL_ERR_UNSUPPORTED: the combination cannot run here
+     * (a skip); anything else: the algorithm or the harness failed. */
+    sl_status status;
+    bool exact;             /* checked bit for bit (else against the float bound) */
+    double max_eta;         /* float bound checks: largest eta over all runs */
+    bool deterministic;     /* every run gave the same bits as the first */
+    int run;                /* the run (0-based) that failed, for SL_ERR_CHECK */
+    verify_where where;
+    verify_mismatch mismatch;
+} verify_case_result;
+
+/* Whether the skip/fail statuses of a case mean "cannot run here". */
+bool verify_status_is_skip(sl_status st);
+
+/* Run one case and check it: returns r->status. */
+sl_status verify_run_case(const verify_case *c, verify_case_result *r);
+
+/* What 'scanlab verify' runs. */
+typedef struct {
+    const verify_algo *const *algos; /* in the order of the lines */
+    size_t algo_count;
+    unsigned backends, types, ops;   /* masks: 1u << value */
+    unsigned dists;                  /* mask; 0: verify_default_dist per type */
+    bool inclusive, exclusive;       /* which kinds of scan (reductions always run) */
+    const size_t *sizes;
+    size_t size_count;
+    uint64_t seed;
+    int jobs;                        /* cases run at once, >= 1 */
+    int repeat;                      /* >= 1 */
+    bool json;
+} verify_plan;
+
+/* Run every case of the plan and print one line per group on out (or one
+ * JSON document with plan->json). Returns the exit status: 0 everything ran
+ * passed (skips included), 1 a check or a run failed, 2 the plan selects
+ * nothing. */
+int verify_run_plan(const verify_plan *plan, FILE *out);
+
+/* 'scanlab verify' over the algorithm table algos[0..count): parse the
+ * options (argv[0] is the subcommand name), print the seed on stderr, run
+ * the plan and print its table or JSON on out. Returns the exit status. */
+int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, FILE *out);
+
+#endif
