@@ -18,14 +18,18 @@
  * scan from the carry); it is sized so that the second read hits the core's
  * private L2 (1-2 MiB on current x86 and Arm server cores) with room to
  * spare for the output lines. */
+#ifndef CPU_TILE_BYTES
 #define CPU_TILE_BYTES (256u * 1024u)
+#endif
 /* Outputs at least this large are written with non-temporal (streaming)
  * stores: they cannot stay in the last-level cache anyway, and an ordinary
  * store would first read every output line from memory. */
 #define CPU_STREAM_MIN_BYTES ((size_t)64 << 20)
 /* Elements are scanned into an L1-resident block of this size and streamed
  * out from there. */
+#ifndef CPU_STREAM_BLOCK_BYTES
 #define CPU_STREAM_BLOCK_BYTES 4096u
+#endif
 /* Busy-wait iterations before a waiting thread yields its core: with more
  * threads than cores the thread it waits for may need that core. */
 #define CPU_SPIN_BEFORE_YIELD 1024

@@ -5,7 +5,8 @@
  * increasing order. A thread reduces its tile (the only read from memory),
  * publishes the aggregate, looks back over the tiles before it until it
  * finds a published inclusive prefix, publishes its own prefix, and scans
- * the tile (from cache) from that carry. Nothing waits without bound: tile k
+ * the tile (from cache) from that carry; that scan also reduces the
+ * thread's next tile, so its reads overlap this tile's writes. Nothing waits without bound: tile k
  * waits only on tiles j < k; the lowest unfinished tile therefore waits on
  * nobody, and its thread, which has finished its earlier tiles (they are
  * lower still), runs. With a static assignment every tile has a thread that
@@ -38,10 +39,12 @@ static void SL_FN(omp_sp)(bool exclusive, const void *vin, void *vout, size_t n,
     size_t ntiles = n / tile + (n % tile != 0);
 #pragma omp parallel num_threads(threads)
     {
-        size_t p = (size_t)omp_get_num_threads();
-        for (size_t k = (size_t)omp_get_thread_num(); k < ntiles; k += p) {
+        size_t p = (size_t)omp_get_num_threads(), k = (size_t)omp_get_thread_num();
+        T agg = k < ntiles ? SL_FN(tile_reduce)(in + k * tile, n - k * tile < tile ? n - k * tile : tile)
+                           : SL_IDENTITY();
+        for (; k < ntiles; k += p) {
             size_t lo = k * tile, len = n - lo < tile ? n - lo : tile;
-            T agg = SL_FN(tile_reduce)(in + lo, len), carry = SL_IDENTITY();
+            T carry = SL_IDENTITY();
             if (k == 0) {
                 st[k].prefix.TN = agg;
             } else {
@@ -51,9 +54,10 @@ static void SL_FN(omp_sp)(bool exclusive, const void *vin, void *vout, size_t n,
                 st[k].prefix.TN = SL_APPLY(carry, agg);
             }
             atomic_store_explicit(&st[k].flag, CPU_TILE_PREFIX, memory_order_release);
-            size_t next = lo + p * tile;
-            SL_FN(tile_scan)(in + lo, out + lo, len, carry, exclusive, stream,
-                             next < n ? in + next : NULL, next < n ? n - next : 0);
+            /* Scanning this tile also reduces the thread's next one. */
+            size_t next = lo + p * tile, next_len = next < n ? (n - next < tile ? n - next : tile) : 0;
+            agg = SL_FN(tile_scan)(in + lo, out + lo, len, carry, exclusive, stream,
+                                   next_len ? in + next : NULL, next_len);
         }
         if (stream)
             cpu_stream_fence();

@@ -1,8 +1,11 @@
 /* The per-tile loops every OpenMP scan is built from, for one (type,
- * operator) pair: included by omp.c through cuda/inst_all.h. */
+ * operator) pair: included by omp.c through cuda/inst_all.h. Tiles are
+ * processed in blocks of CPU_STREAM_BLOCK_BYTES. */
+
+enum { SL_FN(BLOCK) = CPU_STREAM_BLOCK_BYTES / sizeof(T) };
 
 /* op over in[0..len), left to right. */
-static inline T SL_FN(tile_reduce)(const T *in, size_t len)
+static inline T SL_FN(block_reduce)(const T *in, size_t len)
 {
     T acc = SL_IDENTITY();
     for (size_t i = 0; i < len; i++)
@@ -10,11 +13,22 @@ static inline T SL_FN(tile_reduce)(const T *in, size_t len)
     return acc;
 }
 
+/* op over a tile, block by block (the combination of block results is in
+ * order, so this equals the left fold for integers; for floats each output
+ * goes through at most a tile's length of roundings either way). */
+static inline T SL_FN(tile_reduce)(const T *in, size_t len)
+{
+    T acc = SL_IDENTITY();
+    for (size_t off = 0; off < len; off += SL_FN(BLOCK))
+        acc = SL_APPLY(acc, SL_FN(block_reduce)(in + off, len - off < SL_FN(BLOCK) ? len - off : SL_FN(BLOCK)));
+    return acc;
+}
+
 /* Scan in[0..len) into out starting from carry, the op of everything before
- * the tile: out[i] = carry op in[0] op ... op in[i] (inclusive) or the same
+ * it: out[i] = carry op in[0] op ... op in[i] (inclusive) or the same
  * without in[i] (exclusive). in may equal out: each element is read before
- * its output is written. Returns the carry after the tile. */
-static inline T SL_FN(tile_scan_direct)(const T *in, T *out, size_t len, T carry, bool exclusive)
+ * its output is written. Returns the carry after the last element. */
+static inline T SL_FN(block_scan)(const T *in, T *out, size_t len, T carry, bool exclusive)
 {
     if (exclusive) {
         for (size_t i = 0; i < len; i++) {
@@ -31,25 +45,33 @@ static inline T SL_FN(tile_scan_direct)(const T *in, T *out, size_t len, T carry
     return carry;
 }
 
-/* The same, writing out with streaming stores when stream is set (blocks
- * are scanned into an L1-resident buffer and streamed out from there), and
- * prefetching the thread's next tile (next, next_len; NULL for none) block
- * by block, so that reading it from memory overlaps this tile's scan. */
-static inline void SL_FN(tile_scan)(const T *in, T *out, size_t len, T carry, bool exclusive,
-                                    bool stream, const T *next, size_t next_len)
+/* Scan one tile from carry and, in the same pass, reduce the thread's next
+ * tile (next, next_len; NULL for none) and return that reduction: the next
+ * tile's reads from memory overlap this tile's writes, as in a copy, instead
+ * of each core alternating between a read phase and a write phase. With
+ * stream set, each block is scanned into an L1-resident buffer and written
+ * out with streaming stores. */
+static inline T SL_FN(tile_scan)(const T *in, T *out, size_t len, T carry, bool exclusive,
+                                 bool stream, const T *next, size_t next_len)
 {
-    enum { BLOCK = CPU_STREAM_BLOCK_BYTES / sizeof(T), LINE = CPU_CACHE_LINE / sizeof(T) };
+    enum { BLOCK = SL_FN(BLOCK) };
     alignas(CPU_CACHE_LINE) T buf[BLOCK];
-    for (size_t off = 0; off < len; off += BLOCK) {
-        size_t m = len - off < BLOCK ? len - off : BLOCK;
-        if (next)
-            for (size_t i = off; i < off + BLOCK && i < next_len; i += LINE)
-                __builtin_prefetch(next + i, 0, 3);
-        if (stream) {
-            carry = SL_FN(tile_scan_direct)(in + off, buf, m, carry, exclusive);
-            cpu_stream_store(out + off, buf, m * sizeof(T));
-        } else {
-            carry = SL_FN(tile_scan_direct)(in + off, out + off, m, carry, exclusive);
+    T next_acc = SL_IDENTITY();
+    size_t span = next && next_len > len ? next_len : len;
+    for (size_t off = 0; off < span; off += BLOCK) {
+        if (off < len) {
+            size_t m = len - off < BLOCK ? len - off : BLOCK;
+            if (stream) {
+                carry = SL_FN(block_scan)(in + off, buf, m, carry, exclusive);
+                cpu_stream_store(out + off, buf, m * sizeof(T));
+            } else {
+                carry = SL_FN(block_scan)(in + off, out + off, m, carry, exclusive);
+            }
         }
+        if (next && off < next_len)
+            next_acc = SL_APPLY(next_acc, SL_FN(block_reduce)(next + off, next_len - off < BLOCK
+                                                                               ? next_len - off
+                                                                               : BLOCK));
     }
+    return next_acc;
 }

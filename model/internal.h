@@ -73,7 +73,7 @@ typedef struct mblock {
     macq *acq;
     size_t nacq, capacq;
     mthread *th;
-    unsigned nth, nwarps, nexited;
+    unsigned nth, capth, nwarps, nexited;
     uint32_t *wsync;
     unsigned char *smem; /* 128-byte aligned arena: dynamic part first */
     size_t smem_used;

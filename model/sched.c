@@ -14,6 +14,8 @@
  * bank is its offset's bank. */
 #define SMEM_ALIGN (MODEL_BANKS * MODEL_BANK_BYTES)
 #define ORDER_SHOWN 16
+/* Threads ahead whose context is fetched into cache before they run. */
+#define PREFETCH_AHEAD 2
 
 __thread model_lane *model_cur __attribute__((tls_model("initial-exec")));
 mlaunch model_L;
@@ -329,18 +331,19 @@ static sl_status slot_prepare(mslot *sl, unsigned nth)
         sl->nfibers = nth;
     }
     mblock *b = &sl->b;
-    if (b->nth < nth || !b->th) {
+    if (b->capth < nth || !b->th) {
         mthread *th = realloc(b->th, nth * sizeof *th);
         if (!th)
             return SL_ERR_NOMEM;
-        memset(th + b->nth, 0, (nth - b->nth) * sizeof *th);
+        memset(th + b->capth, 0, (nth - b->capth) * sizeof *th);
         b->th = th;
+        b->capth = nth;
         uint32_t *ws = realloc(b->wsync, ((nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE) * sizeof *ws);
         if (!ws)
             return SL_ERR_NOMEM;
         b->wsync = ws;
-        b->nth = nth;
     }
+    b->nth = nth;
     if (!b->smem) {
         b->smem = aligned_alloc(SMEM_ALIGN, MODEL_MAX_SHARED_LIMIT);
         b->sshadow = calloc(MODEL_MAX_SHARED_LIMIT / 4, sizeof *b->sshadow);
@@ -430,6 +433,14 @@ static bool block_step(mblock *b)
         bool ran = false;
         for (unsigned i = 0; i < b->nth; i++) {
             mthread *t = &b->th[i];
+            if (i + PREFETCH_AHEAD < b->nth) {
+                const mthread *u = &b->th[i + PREFETCH_AHEAD];
+                __builtin_prefetch(u, 1);
+                __builtin_prefetch((const char *)u + 64, 1);
+                __builtin_prefetch((const char *)u + 128, 1);
+                __builtin_prefetch(u->tr, 1);
+                model_fiber_prefetch(u->fiber);
+            }
             if (t->state != TS_READY)
                 continue;
             run_thread(t);

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "cpu/cpu.h"
+#include "cuda/kernels.h"
 #include "compensated.h"
 
 /* Adapters from the table's argument block to the cpu/ functions. */
@@ -70,6 +71,17 @@ const verify_algo verify_algos[] = {
     {"omp-reduce", "OpenMP: a reduction over contiguous chunks", SL_KIND_REDUCE,
      {[SL_OMP] = cpu_algo_omp_reduce}, omp_depth},
 #endif
+    /* GPU kernels, one line each in cuda/kernels.def: simulated always, on the
+     * GPU where the build has CUDA */
+#if SCANLAB_HAVE_CUDA
+#define SL_CUDA_RUN_(fn) fn
+#else
+#define SL_CUDA_RUN_(fn) NULL
+#endif
+#define SL_KERNEL(file, level, kind, cli, depth, summary) \
+    {cli, summary, SL_KIND_##kind, {[SL_SIM] = file##_sim, [SL_CUDA] = SL_CUDA_RUN_(file##_cuda)}, depth},
+#include "cuda/kernels.def"
+#undef SL_KERNEL
 };
 const size_t verify_algo_count = sizeof verify_algos / sizeof verify_algos[0];
 

@@ -11,14 +11,26 @@
 typedef enum {
     SL_KIND_SCAN,   /* out[0..n) is the inclusive or exclusive scan */
     SL_KIND_REDUCE, /* out[0] is the reduction (identity for n = 0) */
+    /* Applications built on scan (cuda/apps/app_defs.h defines each and its
+     * output: a uint64_t count, then elements). They use the add scan of
+     * counts internally, so they run for every type with op = add only. */
+    SL_KIND_COMPACT,   /* the elements satisfying the predicate, in order */
+    SL_KIND_PARTITION, /* stable split: kept elements, then the others */
+    SL_KIND_SORT,      /* ascending total order (radix sort) */
+    SL_KIND_PACK,      /* item i emits c_i records, concatenated in item order */
 } sl_algo_kind;
+
+/* Whether kind is an application (output = count header + elements). */
+#define SL_KIND_IS_APP(k) ((k) >= SL_KIND_COMPACT)
 
 typedef struct {
     sl_type type;
     sl_op op;
     bool exclusive;
     const void *in; /* host memory, n elements; may equal out */
-    void *out;      /* host memory: n elements for a scan, 1 for a reduction */
+    void *out;      /* host memory: n elements for a scan, 1 for a reduction; for an
+                     * application the layout of cuda/apps/app_defs.h, sized by
+                     * verify_app_out_bytes() (verify/app_ref.h) */
     size_t n;
     int threads;    /* OpenMP threads; 0 = the runtime's default */
     int block;      /* threads per block for kernels; 0 = the algorithm's default */

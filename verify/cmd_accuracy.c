@@ -43,7 +43,7 @@ typedef struct {
     sl_type type;
     bool exclusive, json;
     int threads;
-    const verify_algo *algos[64];
+    const verify_algo **algos; /* room for every entry of the table */
     size_t algo_count;
     unsigned backends;
     accuracy_dist dists[MAX_DISTS];
@@ -53,6 +53,7 @@ typedef struct {
     uint64_t seed;
     double cond;
     const char *input, *output;
+    bool progress;   /* stderr is a terminal: show which input is being measured */
     void *file_data; /* --input: the array read */
     size_t file_n;
 } plan;
@@ -173,7 +174,7 @@ static int parse_algos(const char *s, plan *p)
 {
     p->algo_count = 0;
     bool all = strcmp(s, "all") == 0;
-    size_t cap = sizeof p->algos / sizeof p->algos[0];
+    size_t cap = verify_algo_count;
     if (all) {
         for (size_t i = 0; i < verify_algo_count && p->algo_count < cap; i++) {
             const verify_algo *a = &verify_algos[i];
@@ -268,10 +269,14 @@ static int build_plan(const options *o, plan *p)
     }
     p->exclusive = o->exclusive;
     p->json = o->json;
+    p->progress = cli_stderr_is_tty();
     if (o->threads && cli_parse_int("--threads", o->threads, 1, MAX_THREADS, &p->threads) != SL_OK)
         return CLI_EXIT_USAGE;
     if ((rc = parse_backends(o->backend, p)) != CLI_EXIT_OK)
         return rc;
+    p->algos = malloc((verify_algo_count ? verify_algo_count : 1) * sizeof *p->algos);
+    if (!p->algos)
+        return CLI_EXIT_FAILED;
     if ((rc = parse_algos(o->algo ? o->algo : "all", p)) != CLI_EXIT_OK)
         return rc;
     p->input = o->input;
@@ -473,6 +478,8 @@ static int run_set(const plan *p, const input_set *s, const char *dist, json_wri
                         verify_backend_name((sl_backend)b), dist, s->n, r.stats.max_eta, r.depth);
                 rc = CLI_EXIT_FAILED;
             }
+            if (p->progress)
+                fputs("\r\033[K", stderr); /* clear the progress line */
             if (p->json)
                 json_row(w, p, &r);
             else
@@ -510,6 +517,9 @@ static int run_plan(const plan *p)
             input_set s = {0};
             size_t n = p->input ? p->file_n : p->sizes[i];
             const char *dist = p->input ? "file" : verify_accuracy_dist_name(p->dists[j]);
+            if (p->progress)
+                fprintf(stderr, "\rscanlab: accuracy: n = %zu, %s (%zu of %zu) ", n, dist,
+                        i * ndists + j + 1, nsizes * ndists);
             sl_status st = make_inputs(p, n, p->input ? ACC_DIST_COUNT : p->dists[j], &s);
             if (st != SL_OK) {
                 fprintf(stderr, "scanlab: accuracy: inputs of n = %zu (%s): %s\n", n, dist,
@@ -527,6 +537,8 @@ static int run_plan(const plan *p)
             }
             free_inputs(&s);
         }
+    if (p->progress)
+        fputs("\r\033[K", stderr);
     if (p->json) {
         json_end_array(&w);
         json_end_object(&w);
@@ -555,5 +567,6 @@ int cmd_accuracy(int argc, char **argv)
     }
     free(p.sizes);
     free(p.file_data);
+    free(p.algos);
     return rc;
 }

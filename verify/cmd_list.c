@@ -8,7 +8,9 @@
 #include "commands.h"
 #include "json.h"
 
-static const char *const kind_names[] = {[SL_KIND_SCAN] = "scan", [SL_KIND_REDUCE] = "reduce"};
+static const char *const kind_names[] = {[SL_KIND_SCAN] = "scan", [SL_KIND_REDUCE] = "reduce",
+                                         [SL_KIND_COMPACT] = "compact", [SL_KIND_PARTITION] = "partition",
+                                         [SL_KIND_SORT] = "sort", [SL_KIND_PACK] = "pack"};
 
 static void backends_of(const verify_algo *a, char *buf, size_t size)
 {
@@ -76,12 +78,12 @@ static void print_table(void)
     for (size_t i = 0; i < verify_algo_count; i++)
         if (strlen(verify_algos[i].name) > width)
             width = strlen(verify_algos[i].name);
-    printf("%-*s  %-6s  %-14s  %s\n", (int)width, "algorithm", "kind", "backends", "description");
+    printf("%-*s  %-9s  %-14s  %s\n", (int)width, "algorithm", "kind", "backends", "description");
     for (size_t i = 0; i < verify_algo_count; i++) {
         const verify_algo *a = &verify_algos[i];
         char be[64];
         backends_of(a, be, sizeof be);
-        printf("%-*s  %-6s  %-14s  %s\n", (int)width, a->name, kind_names[a->kind], be, a->summary);
+        printf("%-*s  %-9s  %-14s  %s\n", (int)width, a->name, kind_names[a->kind], be, a->summary);
     }
     printf("\nbackends:  ");
     for (int b = 0; b < SL_BACKEND_COUNT; b++)

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_ref.h"
 #include "cpu/cpu.h"
+#include "cuda/apps/app_defs.h"
 #include "ref_exact.h"
 
 /* Bytes that fill the guard zones around an output buffer. */
@@ -177,17 +179,132 @@ static sl_status run_checked(const verify_case *c, buffers *b, size_t len, verif
     return SL_OK;
 }
 
+/* --- applications: a count, then elements (cuda/apps/app_defs.h) --------- */
+
+/* The buffers of one application case; sizes in bytes. */
+typedef struct {
+    unsigned char *in, *in_copy, *ref, *first, *block;
+    size_t in_bytes, out_bytes;
+} app_buffers;
+
+static void free_app_buffers(app_buffers *b)
+{
+    free(b->in);
+    free(b->in_copy);
+    free(b->ref);
+    free(b->first);
+    free(b->block);
+}
+
+static uint64_t app_count(const unsigned char *out)
+{
+    uint64_t c;
+    memcpy(&c, out, sizeof c);
+    return c;
+}
+
+/* Elements after the header that the contract defines for this count. */
+static size_t app_defined(const verify_case *c, uint64_t count)
+{
+    return c->algo->kind == SL_KIND_PARTITION || c->algo->kind == SL_KIND_SORT ? c->n : (size_t)count;
+}
+
+/* Check one run of an application: guards, input, count, elements. */
+static bool check_app_run(const verify_case *c, const app_buffers *b, const unsigned char *out,
+                          verify_case_result *r)
+{
+    size_t at = 0;
+    memset(&r->mismatch, 0, sizeof r->mismatch);
+    if (!guards_intact(b->block, b->out_bytes, 1, &r->where, &at)) {
+        r->mismatch.found = true;
+        r->mismatch.index = at;
+        return false;
+    }
+    if (!verify_compare_exact(c->type, b->in_copy, b->in, c->n, &r->mismatch)) {
+        r->where = VERIFY_WHERE_INPUT;
+        return false;
+    }
+    uint64_t want = app_count(b->ref), got = app_count(out);
+    if (want != got) {
+        r->where = VERIFY_WHERE_COUNT;
+        r->mismatch.found = true;
+        memcpy(r->mismatch.expected, &want, sizeof want);
+        memcpy(r->mismatch.got, &got, sizeof got);
+        return false;
+    }
+    r->where = VERIFY_WHERE_VALUE;
+    return verify_compare_exact(r->value_type, b->ref + SL_APP_HEADER_BYTES, out + SL_APP_HEADER_BYTES,
+                                app_defined(c, want), &r->mismatch);
+}
+
+/* An application case: its own buffers (the output is bytes, not n
+ * elements), an exact comparison, and the same guard, input, poison and
+ * repeat checks as a scan. */
+static sl_status run_app_case(const verify_case *c, verify_case_result *r)
+{
+    const size_t es = SL_TYPE_SIZE(c->type), g = VERIFY_GUARD_ELEMS;
+    app_buffers b = {0};
+    if (c->op != SL_ADD)
+        return SL_ERR_UNSUPPORTED;
+    r->value_type = c->algo->kind == SL_KIND_PACK ? SL_I64 : c->type;
+    b.out_bytes = verify_app_out_bytes(c->algo->kind, c->type, c->n, 0);
+    if (b.out_bytes == 0)
+        return SL_ERR_NOMEM;
+    b.in_bytes = c->n * es;
+    b.in = alloc(b.in_bytes);
+    b.in_copy = alloc(b.in_bytes);
+    b.ref = alloc(b.out_bytes);
+    b.first = alloc(b.out_bytes);
+    b.block = alloc(b.out_bytes + 2 * g);
+    sl_status st = b.in && b.in_copy && b.ref && b.first && b.block ? SL_OK : SL_ERR_NOMEM;
+    if (st == SL_OK)
+        st = verify_fill_input(c->type, c->op, c->dist, c->seed, c->n, b.in);
+    if (st == SL_OK) {
+        memcpy(b.in_copy, b.in, b.in_bytes);
+        memset(b.ref, 0, b.out_bytes);
+        st = verify_app_reference(c->algo->kind, c->type, b.in, c->n, 0, b.ref);
+    }
+    unsigned char *out = b.block + g;
+    sl_scan_args args = {.type = c->type, .op = c->op, .in = b.in, .out = out, .n = c->n};
+    int repeat = c->repeat < 1 ? 1 : c->repeat;
+    for (int run = 0; run < repeat && st == SL_OK; run++) {
+        memset(b.block, GUARD_BYTE, b.out_bytes + 2 * g);
+        /* the complement of the reference: nothing passes unwritten */
+        for (size_t k = 0; k < b.out_bytes; k++)
+            out[k] = (unsigned char)~b.ref[k];
+        st = c->algo->run[c->backend](&args);
+        if (st != SL_OK)
+            break;
+        if (!check_app_run(c, &b, out, r)) {
+            r->run = run;
+            st = SL_ERR_CHECK;
+        } else if (run == 0) {
+            memcpy(b.first, out, b.out_bytes);
+        } else if (memcmp(b.first, out, SL_APP_HEADER_BYTES + app_defined(c, app_count(out)) *
+                                                                 (r->value_type == SL_I64 ? 8 : es)) != 0) {
+            r->deterministic = false;
+        }
+    }
+    free_app_buffers(&b);
+    return st;
+}
+
 sl_status verify_run_case(const verify_case *c, verify_case_result *r)
 {
     memset(r, 0, sizeof *r);
     r->deterministic = true;
     r->exact = !is_float_add(c);
+    r->value_type = c->type;
     if (!c->algo || c->backend >= SL_BACKEND_COUNT || c->type >= SL_TYPE_COUNT ||
         c->op >= SL_OP_COUNT || !SL_OP_APPLIES(c->op, c->type) ||
         !verify_dist_applies(c->dist, c->type))
         return r->status = SL_ERR_ARG;
     if (!verify_algo_runs_on(c->algo, c->backend))
         return r->status = SL_ERR_UNSUPPORTED;
+    if (SL_KIND_IS_APP(c->algo->kind)) {
+        r->exact = true;
+        return r->status = run_app_case(c, r);
+    }
     size_t len = is_reduce(c) ? 1 : c->n;
     size_t es = SL_TYPE_SIZE(c->type);
     buffers b = {0};

@@ -22,7 +22,7 @@ typedef struct {
     sl_backend backend;
     sl_type type;
     sl_op op;
-    bool exclusive; /* scans only; ignored for reductions */
+    bool exclusive; /* scans only; ignored for reductions and applications */
     verify_dist dist;
     size_t n;
     uint64_t seed;
@@ -34,6 +34,7 @@ typedef enum {
     VERIFY_WHERE_BEFORE, /* it wrote before out[0] (mismatch.index elements before) */
     VERIFY_WHERE_AFTER,  /* it wrote past its last output (mismatch.index = offset from out) */
     VERIFY_WHERE_INPUT,  /* it modified its input (mismatch.index) */
+    VERIFY_WHERE_COUNT,  /* an application's count differs (mismatch values: uint64_t) */
 } verify_where;
 
 typedef struct {
@@ -47,6 +48,7 @@ typedef struct {
     int run;                /* the run (0-based) that failed, for SL_ERR_CHECK */
     verify_where where;
     verify_mismatch mismatch;
+    sl_type value_type;     /* type of the mismatch values (i64 for pack's records) */
 } verify_case_result;
 
 /* Whether the skip/fail statuses of a case mean "cannot run here". */

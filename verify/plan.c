@@ -116,7 +116,12 @@ static sl_status expand(const verify_plan *p, expansion *x)
                         continue;
                     group g = {al, (sl_backend)b, (sl_type)t, (sl_op)op, false, 0, 0};
                     sl_status st = SL_OK;
-                    if (al->kind == SL_KIND_REDUCE) {
+                    if (SL_KIND_IS_APP(al->kind)) {
+                        /* applications scan counts with add whatever the
+                         * element type: one line per type, op add */
+                        if (op == SL_ADD)
+                            st = add_group(p, x, g, dists);
+                    } else if (al->kind == SL_KIND_REDUCE) {
                         st = add_group(p, x, g, dists);
                     } else {
                         if (p->inclusive && st == SL_OK)
@@ -218,6 +223,11 @@ static line summarise(const pool *p, const group *g)
 
 static const char *kind_name(const group *g)
 {
+    static const char *const app_names[] = {[SL_KIND_COMPACT] = "compact",
+                                            [SL_KIND_PARTITION] = "partition",
+                                            [SL_KIND_SORT] = "sort", [SL_KIND_PACK] = "pack"};
+    if (SL_KIND_IS_APP(g->algo->kind))
+        return app_names[g->algo->kind];
     if (g->algo->kind == SL_KIND_REDUCE)
         return "reduce";
     return g->exclusive ? "exclusive" : "inclusive";
@@ -245,9 +255,16 @@ static void describe(const group *g, const verify_case_result *r, char *buf, siz
         snprintf(buf, size, "stopped with an error: %s", sl_status_str(r->status));
         return;
     }
-    verify_format_value(g->type, m->expected, e, sizeof e);
-    verify_format_value(g->type, m->got, got, sizeof got);
+    verify_format_value(r->value_type, m->expected, e, sizeof e);
+    verify_format_value(r->value_type, m->got, got, sizeof got);
     switch (r->where) {
+    case VERIFY_WHERE_COUNT: {
+        uint64_t ce, cg;
+        memcpy(&ce, m->expected, sizeof ce);
+        memcpy(&cg, m->got, sizeof cg);
+        snprintf(buf, size, "output count differs: expected %" PRIu64 ", got %" PRIu64, ce, cg);
+        break;
+    }
     case VERIFY_WHERE_BEFORE:
         snprintf(buf, size, "wrote outside its output, %zu element(s) before out[0]", m->index);
         break;
@@ -286,7 +303,7 @@ static void print_table(const pool *p, FILE *out)
         char worst[64];
         if (l.verdict == LINE_SKIPPED)
             snprintf(worst, sizeof worst, "%s", sl_status_str(l.skip));
-        else if (SL_TYPE_IS_FLOAT(g->type) && g->op == SL_ADD)
+        else if (SL_TYPE_IS_FLOAT(g->type) && g->op == SL_ADD && !SL_KIND_IS_APP(g->algo->kind))
             snprintf(worst, sizeof worst, "max eta %.4g", l.max_eta);
         else
             snprintf(worst, sizeof worst, "%s", l.verdict == LINE_OK ? "bitwise equal" : "-");
@@ -317,7 +334,8 @@ static void json_failure(json_writer *w, const pool *p, const group *g, size_t f
 {
     const task *t = &p->x->tasks[fail];
     const verify_case_result *r = &p->results[fail];
-    static const char *const where_names[] = {"value", "before_output", "after_output", "input"};
+    static const char *const where_names[] = {"value", "before_output", "after_output", "input",
+                                              "count"};
     char what[512], dec[64], hex[64];
     json_begin_object(w, "first_failure");
     json_uint(w, "n", t->n);
@@ -328,10 +346,11 @@ static void json_failure(json_writer *w, const pool *p, const group *g, size_t f
         json_int(w, "run", r->run);
         json_string(w, "where", where_names[r->where]);
         json_uint(w, "index", r->mismatch.index);
-        verify_format_parts(g->type, r->mismatch.expected, dec, hex, sizeof dec);
+        sl_type vt = r->where == VERIFY_WHERE_COUNT ? SL_I64 : r->value_type;
+        verify_format_parts(vt, r->mismatch.expected, dec, hex, sizeof dec);
         json_string(w, "expected", dec);
         json_string(w, "expected_hex", hex);
-        verify_format_parts(g->type, r->mismatch.got, dec, hex, sizeof dec);
+        verify_format_parts(vt, r->mismatch.got, dec, hex, sizeof dec);
         json_string(w, "got", dec);
         json_string(w, "got_hex", hex);
         if (!r->exact && r->where == VERIFY_WHERE_VALUE) {
@@ -366,7 +385,8 @@ static void print_json(const pool *p, FILE *out)
         if (l.verdict == LINE_SKIPPED)
             json_string(&w, "skip_reason", sl_status_str(l.skip));
         json_uint(&w, "sizes_checked", l.sizes_checked);
-        if (SL_TYPE_IS_FLOAT(g->type) && g->op == SL_ADD && l.verdict != LINE_SKIPPED)
+        if (SL_TYPE_IS_FLOAT(g->type) && g->op == SL_ADD && l.verdict != LINE_SKIPPED &&
+            !SL_KIND_IS_APP(g->algo->kind))
             json_double(&w, "max_eta", l.max_eta);
         else
             json_null(&w, "max_eta");

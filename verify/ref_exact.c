@@ -41,9 +41,16 @@ static const fmt FMT_F64 = {53, 11, LIMBS_F64, UINT64_C(0x7ff0000000000000)};
 /* f32 magnitudes are summed exactly and rounded to double for abs_prefix. */
 enum { F32_SUBNORMAL_EXP = -149, F64_PREC = 53, F64_EXP_BIAS = 1023 };
 
+/* A two's-complement integer stored sparsely: limbs [lo, top] are held in
+ * w, limbs below lo are zero (no term reached them), and every limb above
+ * top equals ext (0, or all ones for a negative value). Carries and borrows
+ * stop at top, so a sum that wanders around zero costs a few limbs per
+ * term, not the whole width. */
 typedef struct {
     uint64_t w[LIMBS_MAX];
-    int limbs;
+    int limbs;    /* capacity */
+    int lo, top;  /* the stored span; empty while top < lo */
+    uint64_t ext; /* the value of every limb above top */
 } superacc;
 
 /* Special values seen so far in a prefix. */
@@ -53,72 +60,115 @@ typedef struct {
     size_t terms;
 } specials;
 
+static void acc_init(superacc *a, int limbs)
+{
+    memset(a, 0, sizeof *a);
+    a->limbs = limbs;
+    a->lo = limbs;
+    a->top = -1;
+}
+
+/* Store limbs up to j (they hold the sign extension until written). */
+static void acc_extend(superacc *a, int j)
+{
+    while (a->top < j)
+        a->w[++a->top] = a->ext;
+}
+
 /* acc += m * 2^p (sub: acc -= m * 2^p); m < 2^53, so m << (p % 64) spans
- * at most two limbs. A carry or borrow runs on until it stops. */
+ * at most two limbs. A carry (borrow) that runs past top flips an all-ones
+ * (all-zeros) extension, or else becomes one more stored limb. The width
+ * leaves room for n < 2^64 terms, so top never passes the capacity. */
 static void acc_add(superacc *a, uint64_t m, int p, bool sub)
 {
     int k = p / 64, off = p % 64;
     uint64_t lo = m << off, hi = off ? m >> (64 - off) : 0;
     uint64_t *w = a->w;
+    acc_extend(a, k + 1);
+    if (k < a->lo)
+        a->lo = k;
+    int j = k + 2;
     if (!sub) {
         bool c1 = __builtin_add_overflow(w[k], lo, &w[k]);
         uint64_t t;
-        bool c2 = __builtin_add_overflow(w[k + 1], hi, &t);
-        c2 |= __builtin_add_overflow(t, (uint64_t)c1, &w[k + 1]);
-        for (int j = k + 2; c2 && j < a->limbs; j++)
-            c2 = ++w[j] == 0;
+        bool c = __builtin_add_overflow(w[k + 1], hi, &t);
+        c |= __builtin_add_overflow(t, (uint64_t)c1, &w[k + 1]);
+        for (; c && j <= a->top; j++)
+            c = ++w[j] == 0;
+        if (c) {
+            if (a->ext)
+                a->ext = 0;
+            else
+                w[++a->top] = 1;
+        }
     } else {
         bool b1 = __builtin_sub_overflow(w[k], lo, &w[k]);
         uint64_t t;
-        bool b2 = __builtin_sub_overflow(w[k + 1], hi, &t);
-        b2 |= __builtin_sub_overflow(t, (uint64_t)b1, &w[k + 1]);
-        for (int j = k + 2; b2 && j < a->limbs; j++)
-            b2 = w[j]-- == 0;
+        bool b = __builtin_sub_overflow(w[k + 1], hi, &t);
+        b |= __builtin_sub_overflow(t, (uint64_t)b1, &w[k + 1]);
+        for (; b && j <= a->top; j++)
+            b = w[j]-- == 0;
+        if (b) {
+            if (!a->ext)
+                a->ext = ~UINT64_C(0);
+            else
+                w[++a->top] = ~UINT64_C(1);
+        }
     }
+    while (a->top > a->lo && w[a->top] == a->ext)
+        a->top--; /* drop limbs that only repeat the extension */
 }
 
-/* Bits [pos, pos + 64) of w (bits past the top read as zero). */
-static uint64_t window(const uint64_t *w, int limbs, int pos)
+/* A non-negative integer: limbs [lo, top] of w, zero elsewhere. */
+typedef struct {
+    const uint64_t *w;
+    int lo, top;
+} span;
+
+static uint64_t limb(span v, int j) { return j >= v.lo && j <= v.top ? v.w[j] : 0; }
+
+/* Bits [pos, pos + 64) of v. */
+static uint64_t window(span v, int pos)
 {
     int k = pos / 64, off = pos % 64;
-    uint64_t v = w[k] >> off;
-    if (off && k + 1 < limbs)
-        v |= w[k + 1] << (64 - off);
-    return v;
+    uint64_t r = limb(v, k) >> off;
+    if (off)
+        r |= limb(v, k + 1) << (64 - off);
+    return r;
 }
 
-/* Whether any of bits [0, pos) of w is set. */
-static bool any_below(const uint64_t *w, int pos)
+/* Whether any of bits [0, pos) of v is set. */
+static bool any_below(span v, int pos)
 {
     int k = pos / 64, off = pos % 64;
-    if (off && (w[k] & ((UINT64_C(1) << off) - 1)))
+    if (off && (limb(v, k) & ((UINT64_C(1) << off) - 1)))
         return true;
-    for (int j = k - 1; j >= 0; j--)
-        if (w[j])
+    for (int j = (k - 1 < v.top ? k - 1 : v.top); j >= v.lo; j--)
+        if (v.w[j])
             return true;
     return false;
 }
 
-/* Round the non-negative integer w to prec significant bits, to nearest,
- * ties to even: w ~= q * 2^s with q <= 2^prec, and q < 2^(prec-1) only when
- * s = 0 (the subnormal range, where nothing is lost). False if w is 0. */
-static bool round_mag(const uint64_t *w, int limbs, int prec, uint64_t *q, int *s)
+/* Round v to prec significant bits, to nearest, ties to even:
+ * v ~= q * 2^s with q <= 2^prec, and q < 2^(prec-1) only when s = 0 (the
+ * subnormal range, where nothing is lost). False if v is 0. */
+static bool round_mag(span v, int prec, uint64_t *q, int *s)
 {
-    int top = limbs - 1;
-    while (top > 0 && w[top] == 0)
+    int top = v.top;
+    while (top >= v.lo && v.w[top] == 0)
         top--;
-    if (w[top] == 0)
+    if (top < v.lo)
         return false;
-    int h = top * 64 + 63 - __builtin_clzll(w[top]);
+    int h = top * 64 + 63 - __builtin_clzll(v.w[top]);
     if (h < prec) {
-        *q = w[0];
+        *q = limb(v, 0);
         *s = 0;
         return true;
     }
     int shift = h - (prec - 1);
-    uint64_t win = window(w, limbs, shift - 1);
+    uint64_t win = window(v, shift - 1);
     uint64_t mant = (win >> 1) & ((UINT64_C(1) << prec) - 1);
-    if ((win & 1) && ((mant & 1) || any_below(w, shift - 1)))
+    if ((win & 1) && ((mant & 1) || any_below(v, shift - 1)))
         mant++;
     *q = mant;
     *s = shift;
@@ -134,14 +184,20 @@ static uint64_t encode(const fmt *f, uint64_t q, int s)
     return bits >= f->inf_bits ? f->inf_bits : bits;
 }
 
-/* -a of the two's-complement integer a, into out. */
-static void negate(const superacc *a, uint64_t *out)
+/* |a| of a negative a into out (room for top + 2 limbs): ~a + 1 over the
+ * stored span, whose limbs below lo are zero and stay zero; a carry out of
+ * the top (a = -2^(64 (top + 1))) is one more limb. */
+static span negate(const superacc *a, uint64_t *out)
 {
     bool carry = true;
-    for (int j = 0; j < a->limbs; j++) {
+    for (int j = a->lo; j <= a->top; j++) {
         out[j] = ~a->w[j] + carry;
         carry = carry && out[j] == 0;
     }
+    int top = a->top;
+    if (carry)
+        out[++top] = 1;
+    return (span){out, a->lo, top};
 }
 
 /* The current prefix, rounded to the format, as its encoding. */
@@ -154,15 +210,14 @@ static uint64_t prefix_bits(const fmt *f, const superacc *a, const specials *sp)
         return f->inf_bits;
     if (sp->ninf)
         return f->inf_bits | sign;
-    bool neg = a->w[a->limbs - 1] >> 63, nonzero;
+    bool neg = a->ext != 0, nonzero;
     uint64_t q;
     int s;
     if (neg) {
-        uint64_t mag[LIMBS_MAX];
-        negate(a, mag);
-        nonzero = round_mag(mag, a->limbs, f->prec, &q, &s);
+        uint64_t mag[LIMBS_MAX + 1];
+        nonzero = round_mag(negate(a, mag), f->prec, &q, &s);
     } else {
-        nonzero = round_mag(a->w, a->limbs, f->prec, &q, &s);
+        nonzero = round_mag((span){a->w, a->lo, a->top}, f->prec, &q, &s);
     }
     if (!nonzero)
         return sp->terms > 0 && sp->all_negzero ? sign : 0;
@@ -178,7 +233,7 @@ static double abs_value(const fmt *f, const superacc *a, const specials *sp)
         return INFINITY;
     uint64_t q;
     int s;
-    if (!round_mag(a->w, a->limbs, F64_PREC, &q, &s))
+    if (!round_mag((span){a->w, a->lo, a->top}, F64_PREC, &q, &s))
         return 0.0;
     if (f->prec == FMT_F64.prec) {
         uint64_t bits = encode(&FMT_F64, q, s);
@@ -250,7 +305,9 @@ sl_status verify_exact_scan(sl_type t, bool exclusive, const void *x, size_t n, 
     if (!SL_TYPE_IS_FLOAT(t) || (n > 0 && (!x || !out)))
         return SL_ERR_ARG;
     const fmt *f = t == SL_F32 ? &FMT_F32 : &FMT_F64;
-    superacc sum = {.limbs = f->limbs}, abs_sum = {.limbs = f->limbs};
+    superacc sum, abs_sum;
+    acc_init(&sum, f->limbs);
+    acc_init(&abs_sum, f->limbs);
     specials sp = {.all_negzero = true};
     for (size_t i = 0; i < n; i++) {
         uint64_t bits = load_bits(t, x, i); /* read first: out may equal x */

@@ -1,6 +1,8 @@
 /* The exact floating-point reference (DESIGN.md, "Floating-point accuracy"):
- * an MPFR accumulator wide enough that every addition is exact, rounded once
- * per prefix to the element type (round to nearest, ties to even). */
+ * an accumulator wide enough that every addition is exact, rounded once per
+ * prefix to the element type (round to nearest, ties to even). The fast path
+ * is a fixed-point superaccumulator; the MPFR one checks it in the tests.
+ * NaN and infinities follow IEEE addition (docs/accuracy.md). */
 #ifndef SCANLAB_REF_EXACT_H
 #define SCANLAB_REF_EXACT_H
 

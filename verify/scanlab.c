@@ -19,6 +19,7 @@ static const command commands[] = {
     {"verify", "compare backends against the sequential reference", cmd_verify},
     {"bench", "measure throughput against a copy of the same bytes", cmd_bench},
     {"accuracy", "float add-scans against the exact prefix sums: ulps and eta", cmd_accuracy},
+    {"simulate", "run a GPU algorithm in the step-level simulator: work, steps, banks, races", cmd_simulate},
 };
 
 static void usage(FILE *f)

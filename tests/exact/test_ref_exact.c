@@ -211,6 +211,21 @@ static void test_large_small(void **state)
     expect_f64(d, N(d), false, wantd);
 }
 
+/* The accumulator's limbs are 64 bits of units of the smallest subnormal:
+ * 2^14 = 2^(64*17 - 1074) starts limb 17 for f64, 2^-21 = 2^(128 - 149)
+ * starts limb 2 for f32. Crossing zero there borrows through whole limbs,
+ * and -2^14 alone is the carry-out case of the negation. */
+static void test_limb_boundaries(void **state)
+{
+    (void)state;
+    const double d[] = {-0x1p14, 0x1p15, -0x1p15, 0x1p14, -0x1p-1074, 0x1p-1074, 0x1p14, -0x1p78};
+    const double wantd[] = {-0x1p14, 0x1p14, -0x1p14, 0.0, -0x1p-1074, 0.0, 0x1p14, -0x1p78 + 0x1p14};
+    expect_f64(d, sizeof d / sizeof d[0], false, wantd);
+    const float f[] = {-0x1p-21f, 0x1p-20f, -0x1p-149f, -0x1p-21f, -0x1p43f, 0x1p43f};
+    const float wantf[] = {-0x1p-21f, 0x1p-21f, 0x1p-21f, -0x1p-149f, -0x1p43f, -0x1p-149f};
+    expect_f32(f, sizeof f / sizeof f[0], false, wantf);
+}
+
 static void test_specials(void **state)
 {
     (void)state;
@@ -292,7 +307,7 @@ static void test_in_place_and_args(void **state)
 /* A random finite float of the kind given: 0 any bit pattern, 1 exponents
  * near the subnormal end, 2 near overflow, 3 a mixture of the ends, 4 x
  * followed by nearly -x (deep cancellation), 5 ties: powers of two around
- * half an ulp of the running magnitude. */
+ * half an ulp of the running magnitude, 6 limb boundaries. */
 static uint64_t random_bits(verify_rng *r, int kind, bool dbl, uint64_t prev)
 {
     int mbits = dbl ? 52 : 23, ebits = dbl ? 11 : 8;
@@ -315,6 +330,15 @@ static uint64_t random_bits(verify_rng *r, int kind, bool dbl, uint64_t prev)
             return (prev ^ (UINT64_C(1) << (mbits + ebits))) ^ verify_rng_below(r, 4);
         e = verify_rng_below(r, emax + 1);
         break;
+    case 6: {
+        /* Powers of two (and neighbours) whose lowest bit sits on a limb
+         * boundary of the accumulator: sums of +-2^(64k) carry and borrow
+         * across whole limbs and reach -2^(64k) exactly. */
+        uint64_t eb = 1 + 64 * verify_rng_below(r, (emax - 1) / 64 + 1) - mbits;
+        if (eb < 1 || eb > emax)
+            eb = 1 + 64 * (verify_rng_below(r, 2) + 1);
+        return sign | (eb << mbits) | (verify_rng_below(r, 4) ? 0 : verify_rng_below(r, 3));
+    }
     case 5: {
         uint64_t pe = (prev >> mbits) & ((UINT64_C(1) << ebits) - 1);
         uint64_t d = (uint64_t)mbits + 1 - verify_rng_below(r, 3);
@@ -332,10 +356,10 @@ static void test_fast_vs_mpfr(void **state)
     (void)state;
     verify_rng r;
     verify_rng_seed(&r, seed);
-    enum { TRIALS = 600, MAXN = 300 };
+    enum { TRIALS = 1400, MAXN = 300 };
     for (int trial = 0; trial < TRIALS; trial++) {
         bool dbl = trial & 1, exclusive = (trial >> 1) & 1;
-        int kind = (trial >> 2) % 6;
+        int kind = (trial >> 2) % 7;
         size_t n = 1 + verify_rng_below(&r, MAXN);
         uint64_t in[MAXN], fast[MAXN], ref[MAXN], prev = 0;
         for (size_t i = 0; i < n; i++) {
@@ -371,7 +395,7 @@ int main(void)
         cmocka_unit_test(test_cancellation),    cmocka_unit_test(test_ties_to_even),
         cmocka_unit_test(test_subnormals),      cmocka_unit_test(test_ones_stagnation),
         cmocka_unit_test(test_overflow),        cmocka_unit_test(test_large_small),
-        cmocka_unit_test(test_specials),        cmocka_unit_test(test_signed_zero),
+        cmocka_unit_test(test_limb_boundaries), cmocka_unit_test(test_specials),        cmocka_unit_test(test_signed_zero),
         cmocka_unit_test(test_abs_prefix),      cmocka_unit_test(test_in_place_and_args),
         cmocka_unit_test(test_fast_vs_mpfr),
     };

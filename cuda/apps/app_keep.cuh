@@ -1,0 +1,40 @@
+/* The predicate pass shared by compact and partition: per tile, the
+ * number of elements kept. Included inside compact_tmpl.cuh and
+ * partition_tmpl.cuh after app_scan.cuh (SL_KN names, no include guard). */
+
+/* The predicate of cuda/apps/app_defs.h on an element of type T. */
+SL_DEVICE bool SL_KN(app_keep)(T x)
+{
+    return sl_app_keep(SL_KN(app_bits)(x), SL_APP_IS_FLOAT, (unsigned)sizeof(T));
+}
+
+/* Phase 1: counts[tile] = the kept elements of the tile (tile = one block's
+ * worth of elements, one per thread), the total of a flag scan. */
+SL_GLOBAL SL_KN(app_keep_count)(const T *in, uint64_t *counts, size_t n, size_t tiles)
+{
+    SHARED(uint64_t, s, SL_MAX_BLOCK_THREADS);
+    const unsigned t = threadIdx.x, b = blockDim.x;
+    uint64_t total = 0;
+    for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const size_t i = tile * b + t;
+        const uint64_t flag = i < n && SL_KN(app_keep)(LD(in, i));
+        SL_KN(app_block_scan)(s, flag, &total);
+        if (t == 0)
+            ST(counts, tile, total);
+    }
+}
+SL_DEFINE_LAUNCH(SL_KN(app_keep_count), (const T *, in), (uint64_t *, counts), (size_t, n), (size_t, tiles))
+
+/* Phases 1 and 2 of both drivers: offsets[0..tiles] = the exclusive scan
+ * of the per-tile kept counts (offsets[tiles] = all kept). */
+static sl_status SL_KN(app_keep_offsets)(const T *d_in, uint64_t *d_off, size_t n, size_t tiles,
+                                         unsigned block)
+{
+    sl_status st = SL_OK;
+    SL_TRY(sl_dev_memset(d_off, 0, (tiles + 1) * sizeof *d_off));
+    SL_TRY(SL_LAUNCH(app_keep_count)(sl_launch_1d(SL_KN(app_grid)(tiles), block, 0), d_in, d_off, n,
+                                     tiles));
+    SL_TRY(SL_LAUNCH(app_scan_counts)(sl_launch_1d(1, block, 0), d_off, tiles + 1));
+done:
+    return st;
+}

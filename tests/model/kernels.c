@@ -1,0 +1,118 @@
+/* Test kernels in the dialect, compiled for the simulator: one
+ * instantiation (i32, add). Line numbers of planted bugs are exported so
+ * that the tests check the reported sites. */
+#define T int32_t
+#define TN i32
+#define OPN add
+#include "cuda/dialect.h"
+
+#include "kernels.h"
+
+SL_GLOBAL SL_KN(stride)(float *out, int stride)
+{
+    SHARED(float, sh, 32 * 32);
+    float x = LD(sh, threadIdx.x * (unsigned)stride);
+    ST(out, threadIdx.x, x);
+}
+SL_DEFINE_LAUNCH(SL_KN(stride), (float *, out), (int, stride))
+sl_status tk_stride(sl_launch cfg, float *out, int stride) { return SL_LAUNCH(stride)(cfg, out, stride); }
+
+typedef struct {
+    float a, b, c, d;
+} f4;
+SL_GLOBAL SL_KN(wide)(float *out, int wide)
+{
+    SHARED(double, sh2, 32);
+    SHARED(f4, sh4, 32);
+    if (wide == 2)
+        ST(out, threadIdx.x, (float)LD(sh2, threadIdx.x));
+    else
+        ST(out, threadIdx.x, LD(sh4, threadIdx.x).a);
+}
+SL_DEFINE_LAUNCH(SL_KN(wide), (float *, out), (int, wide))
+sl_status tk_wide(sl_launch cfg, float *out, int wide) { return SL_LAUNCH(wide)(cfg, out, wide); }
+
+SL_GLOBAL SL_KN(broadcast)(float *out)
+{
+    SHARED(float, sh, 32);
+    ST(out, threadIdx.x, LD(sh, 5));
+}
+SL_DEFINE_LAUNCH(SL_KN(broadcast), (float *, out))
+sl_status tk_broadcast(sl_launch cfg, float *out) { return SL_LAUNCH(broadcast)(cfg, out); }
+
+SL_GLOBAL SL_KN(race)(int32_t *out, int reader, int sync)
+{
+    SHARED(int32_t, sh, 32);
+    if (threadIdx.x == 0)
+        ST(sh, 0, 7); /* the write */
+    if (sync && threadIdx.x < 32)
+        SYNCWARP();
+    if ((int)threadIdx.x == reader)
+        ST(out, 0, LD(sh, 0)); /* the read */
+}
+SL_DEFINE_LAUNCH(SL_KN(race), (int32_t *, out), (int, reader), (int, sync))
+const int tk_race_write_line = 47, tk_race_read_line = 51; /* the lines marked above */
+sl_status tk_race(sl_launch cfg, int32_t *out, int reader, int sync)
+{
+    return SL_LAUNCH(race)(cfg, out, reader, sync);
+}
+
+SL_GLOBAL SL_KN(barrier_div)(int32_t *out)
+{
+    if (threadIdx.x < 16)
+        SYNCTHREADS(); /* a */
+    else
+        SYNCTHREADS(); /* b */
+    ST(out, threadIdx.x, 1);
+}
+SL_DEFINE_LAUNCH(SL_KN(barrier_div), (int32_t *, out))
+const int tk_bar_a_line = 63, tk_bar_b_line = 65; /* the lines marked above */
+sl_status tk_barrier_div(sl_launch cfg, int32_t *out) { return SL_LAUNCH(barrier_div)(cfg, out); }
+
+SL_GLOBAL SL_KN(shfl_scan)(int32_t *out)
+{
+    int32_t x = (int32_t)LANE_ID() + 1;
+    for (int d = 1; d < SL_WARP_SIZE; d *= 2) {
+        int32_t y = SHFL_UP(x, d);
+        if ((int)LANE_ID() >= d)
+            x = OP(y, x);
+    }
+    ST(out, threadIdx.x, x);
+}
+SL_DEFINE_LAUNCH(SL_KN(shfl_scan), (int32_t *, out))
+sl_status tk_shfl_scan(sl_launch cfg, int32_t *out) { return SL_LAUNCH(shfl_scan)(cfg, out); }
+
+SL_GLOBAL SL_KN(work)(int32_t *out)
+{
+    T x = IDENTITY();
+    for (unsigned k = 0; k < threadIdx.x; k++)
+        x = OP(x, 1);
+    SYNCTHREADS();
+    x = OP(x, 1);
+    ST(out, threadIdx.x, x);
+}
+SL_DEFINE_LAUNCH(SL_KN(work), (int32_t *, out))
+sl_status tk_work(sl_launch cfg, int32_t *out) { return SL_LAUNCH(work)(cfg, out); }
+
+SL_GLOBAL SL_KN(oob)(const int32_t *in, int32_t *out, int offset)
+{
+    ST(out, threadIdx.x, LD(in, (int)threadIdx.x + offset));
+}
+SL_DEFINE_LAUNCH(SL_KN(oob), (const int32_t *, in), (int32_t *, out), (int, offset))
+const int tk_oob_line = 99; /* the load above */
+sl_status tk_oob(sl_launch cfg, const int32_t *in, int32_t *out, int offset)
+{
+    return SL_LAUNCH(oob)(cfg, in, out, offset);
+}
+
+SL_GLOBAL SL_KN(chain)(int32_t *flag)
+{
+    if (threadIdx.x == 0) {
+        if (blockIdx.x > 0)
+            while (LDV(flag, blockIdx.x - 1) == 0) {
+            }
+        STV(flag, blockIdx.x, 1);
+    }
+}
+SL_DEFINE_LAUNCH(SL_KN(chain), (int32_t *, flag))
+sl_status tk_chain(sl_launch cfg, int32_t *flag) { return SL_LAUNCH(chain)(cfg, flag); }

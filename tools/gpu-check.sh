@@ -1,0 +1,103 @@
+#!/bin/bash
+# Builds, checks and times everything that needs a GPU, in one go, on a GPU
+# host (Hopper by default). Results go to $OUT (default ./gpu-results):
+#   summary.txt  one line per stage with its status and time
+#   tests.log    the test suite with the CUDA backend live
+#   verify.log   scanlab verify on seq, sim and cuda (standard sizes, 2^24,
+#                2^28 and above 2^31 for the device-level scans)
+#   bench.log    the OpenMP benchmark on all cores, and the GPU benchmarks
+#   sass.log     dialect kernel against its hand-written twin, SASS counts
+#
+# The host needs MPFR/GMP/cmocka headers: tools/gpu-deps.sh unpacks them into
+# .carry/root on a Debian machine; this script points the compiler there.
+#
+#   tools/gpu-check.sh [stage ...]    stages: build test verify bench sass (default all)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-results}
+mkdir -p "$out"
+cd "$root"
+
+carry=$root/.carry/root
+if [ -d "$carry" ]; then
+    export CPATH=$carry/usr/include:$carry/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
+    export LIBRARY_PATH=$carry/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
+    export LD_LIBRARY_PATH=$carry/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+export PATH=/usr/local/cuda/bin:$PATH
+build=$root/build-gpu
+stages=${*:-build test verify bench sass}
+summary=$out/summary.txt
+: >"$summary"
+
+stage() { # name, command...
+    local name=$1
+    shift
+    local t0=$SECONDS
+    "$@"
+    local rc=$?
+    printf '%-8s rc=%-3d %4ds\n' "$name" "$rc" $((SECONDS - t0)) | tee -a "$summary"
+    return $rc
+}
+
+do_build() {
+    {
+        nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv
+        nproc
+        [ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgpu_arch=90
+        meson compile -C "$build" -j "$(nproc)"
+    } >"$out/build.log" 2>&1
+}
+
+do_test() {
+    meson test -C "$build" --num-processes 8 --print-errorlogs >"$out/tests.log" 2>&1
+    local rc=$?
+    cp "$build/meson-logs/testlog.txt" "$out/testlog.txt" 2>/dev/null
+    return $rc
+}
+
+do_verify() {
+    local s=$build/scanlab rc=0
+    {
+        echo "== standard sizes, every algorithm, seq sim cuda, both kinds"
+        "$s" verify --algo all --backend seq,sim,cuda --both --seed 1 || rc=1
+        echo "== 2^24: cuda against seq, every algorithm"
+        "$s" verify --algo all --backend seq,cuda --sizes 16777216,16777215 --seed 2 || rc=1
+        echo "== 2^28 and above 2^31: cuda device-level scans, i32 add and i64 affine"
+        "$s" verify --algo hierarchical,reduce-then-scan,two-level,chained-ticket,lookback --backend cuda \
+            --type i32 --op add --sizes 268435456,2147483713 --seed 3 || rc=1
+        "$s" verify --algo lookback --backend cuda --type i64 --op affine --sizes 2147483713 --seed 4 || rc=1
+        echo "== determinism of float scans"
+        "$s" verify --algo all --backend cuda --type f32 --op add --sizes 1000000 --repeat 5 --seed 5 || rc=1
+    } >"$out/verify.log" 2>&1
+    return $rc
+}
+
+do_bench() {
+    local s=$build/scanlab rc=0
+    {
+        echo "== OpenMP, n = 2^28 i64 add, all cores"
+        "$s" bench --backend omp --n 268435456 --type i64 --threads "$(nproc)" || rc=1
+        "$s" bench --backend omp --n 268435456 --type i64 --threads "$(nproc)" --json || rc=1
+        echo "== simulator speed"
+        "$s" bench --backend sim || rc=1
+    } >"$out/bench.log" 2>&1
+    return $rc
+}
+
+do_sass() {
+    bash "$root/tools/sass-compare.sh" >"$out/sass.log" 2>&1
+}
+
+status=0
+for st in $stages; do
+    case $st in
+    build) stage build do_build || { status=1; break; } ;;
+    test) stage test do_test || status=1 ;;
+    verify) stage verify do_verify || status=1 ;;
+    bench) stage bench do_bench || status=1 ;;
+    sass) stage sass do_sass || status=1 ;;
+    *) echo "unknown stage $st" >&2; exit 2 ;;
+    esac
+done
+exit $status
