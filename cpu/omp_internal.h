@@ -1,6 +1,8 @@
 /* Pieces shared by the OpenMP scans (internal to cpu/ and its tests): how
  * the input is cut into tiles, the padded words threads publish to each
- * other, and the spin wait of the single-pass scan. */
+ * other, and the spin wait of the single-pass scan. The sizes under
+ * #ifndef may be set at build time (-DCPU_TILE_BYTES=...) to tune a
+ * machine; docs/performance.md says what they do. */
 #ifndef SCANLAB_CPU_OMP_INTERNAL_H
 #define SCANLAB_CPU_OMP_INTERNAL_H
 
@@ -14,10 +16,10 @@
 /* A cache line: words written by different threads live on different lines
  * so that publishing one does not invalidate its neighbours (false sharing). */
 #define CPU_CACHE_LINE 64
-/* Elements one thread scans per tile. The tile is read twice (reduce, then
- * scan from the carry); it is sized so that the second read hits the core's
- * private L2 (1-2 MiB on current x86 and Arm server cores) with room to
- * spare for the output lines. */
+/* Bytes of input one thread scans per tile. A tile is read twice: reduced
+ * from memory (while the thread scans its previous tile), then scanned from
+ * its carry. Two tiles must therefore stay in the core's private L2 (1-2 MiB
+ * on current x86 and Arm server cores) for the second read to hit it. */
 #ifndef CPU_TILE_BYTES
 #define CPU_TILE_BYTES (256u * 1024u)
 #endif
@@ -29,6 +31,22 @@
  * out from there. */
 #ifndef CPU_STREAM_BLOCK_BYTES
 #define CPU_STREAM_BLOCK_BYTES 4096u
+#endif
+/* Sequential read streams one core keeps going when it reduces a tile:
+ * the hardware prefetchers follow streams page by page, so several streams
+ * side by side draw more of the memory bandwidth than one. */
+#ifndef CPU_READ_STREAMS
+#define CPU_READ_STREAMS 4
+#endif
+/* While a core scans one block of a tile (a serial chain the out-of-order
+ * window cannot see past), it prefetches the reads of the next tile this
+ * many steps ahead, towards the L2 (locality 1 of __builtin_prefetch):
+ * that is what keeps its memory reads going during the scan. */
+#ifndef CPU_PREFETCH_STEPS
+#define CPU_PREFETCH_STEPS 1
+#endif
+#ifndef CPU_PREFETCH_LOCALITY
+#define CPU_PREFETCH_LOCALITY 1
 #endif
 /* Busy-wait iterations before a waiting thread yields its core: with more
  * threads than cores the thread it waits for may need that core. */

@@ -22,7 +22,8 @@ static void SL_FN(omp_rts)(bool exclusive, const void *vin, void *vout, size_t n
         size_t p = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
         size_t round = tile * p, lo = t * tile;
         size_t len = lo < n ? (n - lo < tile ? n - lo : tile) : 0;
-        T carry = SL_IDENTITY(), sum = SL_FN(tile_reduce)(in + lo, len);
+        /* A thread with no tile in a round (len 0) touches nothing. */
+        T carry = SL_IDENTITY(), sum = SL_FN(tile_reduce)(len ? in + lo : NULL, len);
         cpu_slot *slot = sums;
         for (size_t base = 0; base < n; base += round, slot = slot == sums ? sums + p : sums) {
             slot[t].v.TN = sum;
@@ -35,7 +36,8 @@ static void SL_FN(omp_rts)(bool exclusive, const void *vin, void *vout, size_t n
                 carry = SL_APPLY(carry, slot[j].v.TN);
             size_t next = lo + round;
             size_t next_len = next < n ? (n - next < tile ? n - next : tile) : 0;
-            sum = SL_FN(tile_scan)(in + lo, out + lo, len, c, exclusive, stream,
+            size_t at = len ? lo : 0;
+            sum = SL_FN(tile_scan)(in + at, out + at, len, c, exclusive, stream,
                                    next_len ? in + next : NULL, next_len);
             lo = next;
             len = next_len;

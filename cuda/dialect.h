@@ -192,7 +192,7 @@ static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSync
 /* One static site record per macro expansion; the model interns it. */
 #define SL_SITE_(w)                                                 \
     __extension__({                                                 \
-        static model_site sl_site_ = {__FILE__, __LINE__, w, 0};    \
+        static model_site sl_site_ = {__FILE__, __LINE__, w, 0, 0, 0}; \
         &sl_site_;                                                  \
     })
 
@@ -208,9 +208,17 @@ static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSync
 #define OP(a, b) SL_APPLY(a, b)
 #else
 #define SL_MODEL_LAUNCH_ model_launch
-#define LD(a, i) (*(__typeof__(&(a)[0]))model_access((a), (long long)(i), sizeof((a)[0]), MODEL_RD, SL_SITE_("LD")))
-#define ST(a, i, v) \
-    (*(__typeof__(&(a)[0]))model_access((a), (long long)(i), sizeof((a)[0]), MODEL_WR, SL_SITE_("ST")) = (v))
+/* Access sites record their element size and kind for the trace. */
+#define SL_ASITE_(w, sz, k)                                                  \
+    __extension__({                                                          \
+        static model_site sl_site_ = {__FILE__, __LINE__, w, 0, sz, k};      \
+        &sl_site_;                                                           \
+    })
+#define SL_ACCESS_(a, i, k, w)                                                                     \
+    ((__typeof__(&(a)[0]))model_access_fast((a), (long long)(i), sizeof((a)[0]), k,              \
+                                            SL_ASITE_(w, sizeof((a)[0]), k)))
+#define LD(a, i) (*SL_ACCESS_(a, i, MODEL_RD, "LD"))
+#define ST(a, i, v) (*SL_ACCESS_(a, i, MODEL_WR, "ST") = (v))
 #define OP(a, b) (model_cur->ops++, SL_APPLY(a, b))
 #endif
 /* Volatile accesses are spin points in both C variants: the thread yields so

@@ -12,7 +12,7 @@
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
 #define FIBER_STACK_BYTES ((size_t)256 * 1024)
 #else
-#define FIBER_STACK_BYTES ((size_t)64 * 1024)
+#define FIBER_STACK_BYTES ((size_t)16 * 1024)
 #endif
 #define FIBER_SLAB_BYTES ((size_t)2 * 1024 * 1024)
 #define FIBER_LINE 64
@@ -60,6 +60,21 @@ static __thread ucontext_t host_ctx;
 #ifdef FIBER_ASAN
 static __thread const void *host_stack_bottom;
 static __thread size_t host_stack_size;
+static __thread int from_host; /* the switch in progress left the host */
+
+/* After a switch into a fiber: learn the host's stack bounds when the
+ * switch came from the host. */
+static void asan_arrived(void *fake)
+{
+    const void *bottom;
+    size_t size;
+    __sanitizer_finish_switch_fiber(fake, &bottom, &size);
+    if (from_host) {
+        host_stack_bottom = bottom;
+        host_stack_size = size;
+        from_host = 0;
+    }
+}
 #endif
 
 model_fiber *model_fiber_new(void)
@@ -112,7 +127,7 @@ void model_fiber_delete(model_fiber *f)
 static void fiber_main(model_fiber *f)
 {
 #ifdef FIBER_ASAN
-    __sanitizer_finish_switch_fiber(NULL, &host_stack_bottom, &host_stack_size);
+    asan_arrived(NULL);
 #endif
     f->fn(f->arg);
     for (;;) /* the function must never return into nothing */
@@ -176,6 +191,7 @@ void model_fiber_run(model_fiber *f)
     running = f;
 #ifdef FIBER_ASAN
     void *fake = NULL;
+    from_host = 1;
     __sanitizer_start_switch_fiber(&fake, f->stack, FIBER_STACK_BYTES);
 #endif
     scanlab_fiber_switch(&host_sp, f->sp);
@@ -194,7 +210,21 @@ void model_fiber_yield(void)
 #endif
     scanlab_fiber_switch(&f->sp, host_sp);
 #ifdef FIBER_ASAN
-    __sanitizer_finish_switch_fiber(fake, &host_stack_bottom, &host_stack_size);
+    asan_arrived(fake);
+#endif
+}
+
+void model_fiber_pass(model_fiber *to)
+{
+    model_fiber *f = running;
+    running = to;
+#ifdef FIBER_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, to->stack, FIBER_STACK_BYTES);
+#endif
+    scanlab_fiber_switch(&f->sp, to->sp);
+#ifdef FIBER_ASAN
+    asan_arrived(fake);
 #endif
 }
 #else
@@ -220,6 +250,7 @@ void model_fiber_run(model_fiber *f)
     running = f;
 #ifdef FIBER_ASAN
     void *fake = NULL;
+    from_host = 1;
     __sanitizer_start_switch_fiber(&fake, f->stack, FIBER_STACK_BYTES);
 #endif
     swapcontext(&host_ctx, &f->ctx);
@@ -238,7 +269,21 @@ void model_fiber_yield(void)
 #endif
     swapcontext(&f->ctx, &host_ctx);
 #ifdef FIBER_ASAN
-    __sanitizer_finish_switch_fiber(fake, &host_stack_bottom, &host_stack_size);
+    asan_arrived(fake);
+#endif
+}
+
+void model_fiber_pass(model_fiber *to)
+{
+    model_fiber *f = running;
+    running = to;
+#ifdef FIBER_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, to->stack, FIBER_STACK_BYTES);
+#endif
+    swapcontext(&f->ctx, &to->ctx);
+#ifdef FIBER_ASAN
+    asan_arrived(fake);
 #endif
 }
 #endif

@@ -3,16 +3,91 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
 /* Device allocations are aligned like cudaMalloc's, so that sectors and
  * coalescing come out as on the GPU. */
 #define GLOBAL_ALIGN 256
-#define TRACE_INITIAL 64
+/* Allocations from this size on are mapped directly, huge-page aligned. */
+#define BIG_BYTES ((size_t)2 * 1024 * 1024)
+/* Trace entries a lane starts with; most kernels record a handful per
+ * barrier interval. */
+#define TRACE_INITIAL 16
 
 static malloc_t **allocs;
 static size_t nallocs, capallocs;
+/* Global allocation of the last shadowed access: consecutive accesses
+ * mostly fall into the same one. Cleared when allocations change. */
+static const malloc_t *hot_global;
+
+/* Zeroed memory; large blocks come straight from the kernel on huge pages
+ * where it allows, which turns a page fault per 4 KiB (the shadow of a big
+ * array is eight times its size) into one per 2 MiB. */
+static void *big_alloc(size_t bytes)
+{
+    if (bytes < BIG_BYTES)
+        return calloc(1, bytes);
+    size_t len = (bytes + BIG_BYTES - 1) / BIG_BYTES * BIG_BYTES;
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(m, len, MADV_HUGEPAGE);
+#endif
+    return m;
+}
+
+static void big_free(void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (bytes < BIG_BYTES)
+        free(p);
+    else
+        munmap(p, (bytes + BIG_BYTES - 1) / BIG_BYTES * BIG_BYTES);
+}
+
+static size_t shadow_bytes(const malloc_t *a) { return (a->hi - a->lo + 3) / 4 * sizeof(mshadow); }
+
+/* Shadows of freed allocations, kept for the next allocation of the same
+ * size: drivers allocate the same buffers run after run, and a kept shadow
+ * needs neither page faults nor clearing (its stamps are older than any
+ * later launch, so every entry reads as no access). */
+#define SHADOW_POOL 4
+static struct {
+    void *p;
+    size_t bytes;
+} shadow_pool[SHADOW_POOL];
+
+static void *shadow_get(size_t bytes)
+{
+    for (int i = 0; i < SHADOW_POOL; i++)
+        if (shadow_pool[i].p && shadow_pool[i].bytes == bytes) {
+            void *p = shadow_pool[i].p;
+            shadow_pool[i].p = NULL;
+            return p;
+        }
+    return big_alloc(bytes);
+}
+
+static void shadow_put(void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    int k = 0;
+    for (int i = 0; i < SHADOW_POOL; i++)
+        if (!shadow_pool[i].p) {
+            k = i;
+            break;
+        } else if (shadow_pool[i].bytes < shadow_pool[k].bytes) {
+            k = i; /* all taken: replace the smallest */
+        }
+    big_free(shadow_pool[k].p, shadow_pool[k].bytes);
+    shadow_pool[k].p = p;
+    shadow_pool[k].bytes = bytes;
+}
 
 sl_status model_dev_alloc(void **p, size_t bytes)
 {
@@ -23,8 +98,7 @@ sl_status model_dev_alloc(void **p, size_t bytes)
     if (rounded < bytes)
         return SL_ERR_NOMEM;
     malloc_t *a = calloc(1, sizeof *a);
-    void *raw = aligned_alloc(GLOBAL_ALIGN, rounded);
-    mshadow *sh = calloc((bytes + 3) / 4, sizeof *sh);
+    void *raw = rounded < BIG_BYTES ? aligned_alloc(GLOBAL_ALIGN, rounded) : big_alloc(rounded);
     if (nallocs == capallocs) {
         size_t cap = capallocs ? capallocs * 2 : 16;
         malloc_t **n = realloc(allocs, cap * sizeof *n);
@@ -33,15 +107,17 @@ sl_status model_dev_alloc(void **p, size_t bytes)
             capallocs = cap;
         }
     }
-    if (!a || !raw || !sh || nallocs == capallocs) {
+    if (!a || !raw || nallocs == capallocs) {
         free(a);
-        free(raw);
-        free(sh);
+        if (rounded < BIG_BYTES)
+            free(raw);
+        else
+            big_free(raw, rounded);
         return SL_ERR_NOMEM;
     }
     a->lo = (uintptr_t)raw;
     a->hi = a->lo + bytes;
-    a->shadow = sh;
+    a->shadow = NULL; /* made by the first launch with accounting */
     a->raw = raw;
     allocs[nallocs++] = a;
     *p = raw;
@@ -52,14 +128,31 @@ void model_dev_free(void *p)
 {
     if (!p)
         return;
+    hot_global = NULL;
     for (size_t i = 0; i < nallocs; i++)
         if (allocs[i]->raw == p) {
-            free(allocs[i]->raw);
-            free(allocs[i]->shadow);
-            free(allocs[i]);
+            malloc_t *a = allocs[i];
+            size_t rounded = (a->hi - a->lo + GLOBAL_ALIGN - 1) / GLOBAL_ALIGN * GLOBAL_ALIGN;
+            if (rounded < BIG_BYTES)
+                free(a->raw);
+            else
+                big_free(a->raw, rounded);
+            shadow_put(a->shadow, shadow_bytes(a));
+            free(a);
             allocs[i] = allocs[--nallocs];
             return;
         }
+}
+
+sl_status model_shadow_prepare(void)
+{
+    for (size_t i = 0; i < nallocs; i++)
+        if (!allocs[i]->shadow) {
+            allocs[i]->shadow = shadow_get(shadow_bytes(allocs[i]));
+            if (!allocs[i]->shadow)
+                return SL_ERR_NOMEM;
+        }
+    return SL_OK;
 }
 
 const malloc_t *model_find_alloc(const mblock *b, uintptr_t addr)
@@ -105,80 +198,201 @@ static void acquire(mblock *b, unsigned pb, uint32_t rel)
     b->acq[b->nacq++] = (macq){pb, rel};
 }
 
-/* Whether the earlier access r happens before the current access of t. */
-static bool ordered(const mref *r, const mthread *t, uint32_t gen)
+/* What the shadow needs of the accessing thread, read once per trace. */
+typedef struct {
+    mthread *t;
+    uint32_t tid;  /* grid-linear id + 1 */
+    uint32_t tid0; /* id + 1 of the block's thread 0 */
+    uint32_t nth, warp, stamp, rel;
+    uint16_t sync;
+} sctx;
+
+static void sctx_init(sctx *c, mthread *t)
 {
-    if (r->tid == 0 || r->gen != gen || r->tid == t->gtid)
-        return true;
     const mblock *b = t->blk;
-    unsigned prev = r->tid - 1, pb = prev / model_L.nth;
-    if (pb == b->lin) {
-        if (r->epoch != b->epoch)
-            return true;
-        unsigned pw = (prev % model_L.nth) / MODEL_WARP_SIZE;
-        return pw == t->warp && r->sync != b->wsync[t->warp];
-    }
-    return r->rel < acq_of(b, pb);
+    c->t = t;
+    c->tid = t->gtid;
+    c->tid0 = t->gtid - t->lin;
+    c->nth = model_L.nth;
+    c->warp = t->warp;
+    c->stamp = b->stamp;
+    c->rel = b->rel;
+    c->sync = (uint16_t)b->wsync[t->warp];
 }
 
-static void set_ref(mref *r, const mthread *t, uint32_t gen, uint32_t site)
+/* Whether the earlier access r happens before the current access of c;
+ * stamp0 is the first interval stamp of the memory's lifetime in the
+ * model (the block run for shared memory, the launch for global). */
+static inline bool ordered(const mref *r, const sctx *c, uint32_t stamp0)
 {
-    r->tid = t->gtid;
-    r->gen = gen;
-    r->epoch = t->blk->epoch;
-    r->sync = t->blk->wsync[t->warp];
-    r->rel = t->blk->rel;
-    r->site = site;
+    if (r->tid == 0 || r->tid == c->tid || r->stamp < stamp0)
+        return true;
+    uint32_t off = r->tid - c->tid0;
+    if (off < c->nth) { /* same block */
+        if (r->stamp != c->stamp)
+            return true;
+        return off / MODEL_WARP_SIZE == c->warp && r->sync != c->sync;
+    }
+    return r->rel < acq_of(c->t->blk, (r->tid - 1) / c->nth);
 }
 
-void model_shadow_access(mthread *t, const malloc_t *a, uintptr_t addr, uint32_t size, int kind,
-                         const model_site *site)
+static inline mref make_ref(const sctx *c, uint32_t site)
+{
+    mref r = {c->tid, c->stamp, c->rel, c->sync, (uint16_t)site};
+    return r;
+}
+
+static uint32_t site_id16(const model_site *site)
+{
+    return site->id <= (int)SHADOW_MAX_SITE ? (uint32_t)site->id : 0;
+}
+
+/* A synchronising access (volatile, atomic) to one word: acquire from the
+ * last synchronising writer of another block; release on write. */
+static void shadow_sync_word(mthread *t, mshadow *s, uint32_t stamp0, int kind, const model_site *site)
 {
     mblock *b = t->blk;
-    uint32_t gen = a->shared ? b->gen : model_L.gen;
-    size_t w0 = (addr - a->lo) / 4, w1 = (addr + size - 1 - a->lo) / 4;
-    for (size_t w = w0; w <= w1; w++) {
-        mshadow *s = &a->shadow[w];
-        uintptr_t waddr = a->lo + w * 4;
-        if (kind & (MODEL_VOL | MODEL_ATOMIC)) {
-            /* synchronising access: acquire from the last synchronising
-             * writer of another block; release on write */
-            if (s->w.tid && s->w.gen == gen && (s->w.site & SHADOW_SYNC)) {
-                unsigned pb = (s->w.tid - 1) / model_L.nth;
-                if (pb != b->lin)
-                    acquire(b, pb, s->w.rel);
-            }
-            if (kind & MODEL_WR) {
-                b->rel++;
-                set_ref(&s->w, t, gen, (uint32_t)site->id | SHADOW_SYNC);
-            }
-            continue;
-        }
-        bool w_plain = !(s->w.site & SHADOW_SYNC);
-        if (w_plain && !ordered(&s->w, t, gen))
-            model_report_race(t, site, &s->w, waddr);
-        if (kind & MODEL_WR) {
-            if (!ordered(&s->r, t, gen))
-                model_report_race(t, site, &s->r, waddr);
-            set_ref(&s->w, t, gen, (uint32_t)site->id);
-        } else {
-            set_ref(&s->r, t, gen, (uint32_t)site->id);
-        }
+    if (s->w.tid && s->w.stamp >= stamp0 && (s->w.site & SHADOW_SYNC)) {
+        unsigned pb = (s->w.tid - 1) / model_L.nth;
+        if (pb != b->lin)
+            acquire(b, pb, s->w.rel);
+    }
+    if (kind & MODEL_WR) {
+        b->rel++;
+        sctx c;
+        sctx_init(&c, t);
+        s->w = make_ref(&c, site_id16(site) | SHADOW_SYNC);
     }
 }
 
-static void trace_push(mthread *t, const model_site *site, uintptr_t addr, uint32_t size, int kind,
-                       bool shared)
+/* A plain access to one word. */
+static inline void shadow_plain_word(const sctx *c, mshadow *s, uint32_t stamp0, uintptr_t waddr, int kind,
+                                     const model_site *site)
 {
-    if (t->ntr == t->captr) {
-        size_t cap = t->captr ? t->captr * 2 : TRACE_INITIAL;
-        mtrace *n = realloc(t->tr, cap * sizeof *n);
-        if (!n)
-            return; /* the access goes uncounted rather than crash */
-        t->tr = n;
-        t->captr = cap;
+    if (!(s->w.site & SHADOW_SYNC) && !ordered(&s->w, c, stamp0))
+        model_report_race(c->t, site, &s->w, waddr);
+    if (kind & MODEL_WR) {
+        if (!ordered(&s->r, c, stamp0))
+            model_report_race(c->t, site, &s->r, waddr);
+        s->w = make_ref(c, site_id16(site));
+    } else {
+        s->r = make_ref(c, site_id16(site));
     }
-    t->tr[t->ntr++] = (mtrace){site, addr, size, (uint8_t)kind, (uint8_t)shared};
+}
+
+/* The shadow of [addr, addr + size) of shared memory (global with
+ * shared false); NULL when the address is in no allocation. */
+static inline mshadow *shadow_base(const mblock *b, uintptr_t addr, uintptr_t *lo, uint32_t *stamp0)
+{
+    const uintptr_t slo = (uintptr_t)b->smem;
+    if (addr - slo < MODEL_MAX_SHARED_LIMIT) {
+        *lo = slo;
+        *stamp0 = b->stamp0;
+        return b->sshadow;
+    }
+    const malloc_t *g = hot_global;
+    if (!g || addr - g->lo >= g->hi - g->lo) {
+        g = model_find_alloc(NULL, addr);
+        if (!g || !g->shadow)
+            return NULL; /* checked at the access; cannot happen */
+        hot_global = g;
+    }
+    *lo = g->lo;
+    *stamp0 = model_L.stamp0;
+    return g->shadow;
+}
+
+static void shadow_one(mthread *t, uintptr_t addr, uint32_t size, int kind, const model_site *site)
+{
+    uintptr_t lo;
+    uint32_t stamp0;
+    mshadow *base = shadow_base(t->blk, addr, &lo, &stamp0);
+    if (!base)
+        return;
+    sctx c;
+    sctx_init(&c, t);
+    size_t w0 = (addr - lo) / 4, w1 = (addr + size - 1 - lo) / 4;
+    for (size_t w = w0; w <= w1; w++) {
+        if (kind & (MODEL_VOL | MODEL_ATOMIC))
+            shadow_sync_word(t, &base[w], stamp0, kind, site);
+        else
+            shadow_plain_word(&c, &base[w], stamp0, lo + w * 4, kind, site);
+    }
+}
+
+void model_shadow_trace(mthread *t)
+{
+    const model_trace_ent *e = t->tr_shadow, *end = t->pub.tr_next;
+    if (e == end)
+        return;
+    sctx c;
+    sctx_init(&c, t);
+    for (; e < end; e++) {
+        model_site *site = (model_site *)e->site;
+        if (__builtin_expect(site->id == 0, 0))
+            model_site_intern(site);
+        uintptr_t lo;
+        uint32_t stamp0;
+        mshadow *base = shadow_base(t->blk, e->addr, &lo, &stamp0);
+        if (!base)
+            continue;
+        size_t w0 = (e->addr - lo) / 4;
+        if (__builtin_expect(site->size == 4 && !(e->addr & 3), 1)) {
+            shadow_plain_word(&c, &base[w0], stamp0, e->addr, site->kind, site);
+            continue;
+        }
+        size_t w1 = (e->addr + site->size - 1 - lo) / 4;
+        for (size_t w = w0; w <= w1; w++)
+            shadow_plain_word(&c, &base[w], stamp0, lo + w * 4, site->kind, site);
+    }
+    t->tr_shadow = t->pub.tr_next;
+}
+
+void model_shadow_catch_up(mthread *t)
+{
+    if (!model_L.accounting)
+        return;
+    mblock *b = t->blk;
+    unsigned lo = t->warp * MODEL_WARP_SIZE, hi = lo + MODEL_WARP_SIZE;
+    if (hi > b->nth)
+        hi = b->nth;
+    for (unsigned i = lo; i < hi; i++)
+        model_shadow_trace(&b->th[i]);
+}
+
+void model_shadow_clear_all(void)
+{
+    for (int i = 0; i < SHADOW_POOL; i++) {
+        big_free(shadow_pool[i].p, shadow_pool[i].bytes);
+        shadow_pool[i].p = NULL;
+    }
+    for (size_t i = 0; i < nallocs; i++)
+        if (allocs[i]->shadow)
+            memset(allocs[i]->shadow, 0, shadow_bytes(allocs[i]));
+}
+
+bool model_trace_grow(mthread *t)
+{
+    size_t used = (size_t)(t->pub.tr_next - t->tr), seen = (size_t)(t->tr_shadow - t->tr);
+    size_t cap = t->captr ? t->captr * 2 : TRACE_INITIAL;
+    model_trace_ent *n = realloc(t->tr, cap * sizeof *n);
+    if (!n)
+        return false;
+    t->tr = n;
+    t->captr = cap;
+    t->pub.tr_next = n + used;
+    t->tr_shadow = n + seen;
+    t->pub.tr_end = n + cap;
+    return true;
+}
+
+static void trace_push(mthread *t, const model_site *site, uintptr_t addr)
+{
+    if (t->pub.tr_next == t->pub.tr_end && !model_trace_grow(t))
+        return; /* the access goes uncounted rather than crash */
+    t->pub.tr_next->addr = addr;
+    t->pub.tr_next->site = site;
+    t->pub.tr_next++;
 }
 
 static void fail_oob(mthread *t, const void *base, long long i, size_t size, model_site *site)
@@ -206,16 +420,24 @@ static void fail_oob(mthread *t, const void *base, long long i, size_t size, mod
     model_fail(t, &f, SL_ERR_SIM);
 }
 
-/* Yields to the scheduler as a spin point (volatile loads, atomics). */
+/* Parks as a spin point (volatile loads, atomics) so that other threads
+ * run. Plain stores since the thread last ran are progress. */
 static void spin_point(mthread *t, uintptr_t addr, const model_site *site)
 {
     if (addr != t->spin_addr || site != t->spin_site)
         model_L.weak_progress++;
+    if (t->tr)
+        for (const model_trace_ent *e = t->tr; e < t->pub.tr_next; e++)
+            if (e->site->kind & MODEL_WR) {
+                model_L.progress++;
+                break;
+            }
     t->spin_addr = addr;
     t->spin_site = site;
     t->state = TS_SPIN;
     t->park_site = site;
-    model_fiber_yield();
+    t->blk->nspin++;
+    model_park(t);
 }
 
 void *model_access(const void *base, long long i, size_t size, int kind, model_site *site)
@@ -223,22 +445,37 @@ void *model_access(const void *base, long long i, size_t size, int kind, model_s
     mthread *t = (mthread *)model_cur;
     if (__builtin_expect(site->id == 0, 0))
         model_site_intern(site);
-    uintptr_t p = (uintptr_t)base + (uintptr_t)(i * (long long)size);
-    const malloc_t *a = t->cache;
-    if (!a || p < a->lo || p + size > a->hi || (uintptr_t)base < a->lo || (uintptr_t)base > a->hi) {
-        a = model_find_alloc(t->blk, p);
-        if (!a || p + size > a->hi || (uintptr_t)base < a->lo || (uintptr_t)base > a->hi)
-            fail_oob(t, base, i, size, site);
-        t->cache = a;
+    if (site->size == 0) {
+        /* volatile and atomic sites: one size and kind per expansion */
+        site->size = (unsigned)size;
+        site->kind = kind;
+    }
+    uintptr_t p = (uintptr_t)base + (uintptr_t)i * size;
+    const malloc_t *a = model_find_alloc(t->blk, p);
+    if (!a || p + size > a->hi || (uintptr_t)base < a->lo || (uintptr_t)base > a->hi)
+        fail_oob(t, base, i, size, site);
+    model_lane *l = &t->pub;
+    if (l->lo[0] != a->lo) {
+        for (int k = MODEL_LANE_RANGES - 1; k > 0; k--) {
+            l->lo[k] = l->lo[k - 1];
+            l->len[k] = l->len[k - 1];
+        }
+        l->lo[0] = a->lo;
+        l->len[0] = a->hi - a->lo;
     }
     if ((kind & MODEL_VOL) && !(kind & MODEL_WR))
         spin_point(t, p, site);
     if (kind & MODEL_WR)
         model_L.progress++;
     if (model_L.accounting) {
-        model_L.stats->lane_ops++;
-        trace_push(t, site, p, (uint32_t)size, kind, a->shared);
-        model_shadow_access(t, a, p, (uint32_t)size, kind, site);
+        if (kind & (MODEL_VOL | MODEL_ATOMIC)) {
+            model_shadow_catch_up(t);
+            trace_push(t, site, p);
+            shadow_one(t, p, (uint32_t)size, kind, site);
+            t->tr_shadow = t->pub.tr_next;
+        } else {
+            trace_push(t, site, p);
+        }
     }
     return (void *)p;
 }
@@ -356,9 +593,8 @@ uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t 
             memcpy(p, &nv, 8);
         }
         if (model_L.accounting) {
-            const malloc_t *al = model_find_alloc(t->blk, (uintptr_t)p);
-            if (al)
-                model_shadow_access(t, al, (uintptr_t)p, (uint32_t)size, MODEL_WR | MODEL_ATOMIC, site);
+            model_shadow_catch_up(t);
+            shadow_one(t, (uintptr_t)p, (uint32_t)size, MODEL_WR | MODEL_ATOMIC, site);
         }
     }
     return old;
@@ -368,6 +604,10 @@ void model_mem_reset_all(void)
 {
     while (nallocs > 0)
         model_dev_free(allocs[0]->raw);
+    for (int i = 0; i < SHADOW_POOL; i++) {
+        big_free(shadow_pool[i].p, shadow_pool[i].bytes);
+        shadow_pool[i].p = NULL;
+    }
     free(allocs);
     allocs = NULL;
     capallocs = 0;

@@ -3,7 +3,12 @@
  * Kernels never include this directly; the dialect's macros expand to these
  * calls. Every simulated thread is a fiber; model_cur points at the thread
  * that is running now (one per host thread, so blocks may later run on
- * several host threads). */
+ * several host threads).
+ *
+ * Loads and stores take an inline fast path: a bounds check against the two
+ * allocations the lane touched last and one append to the lane's trace.
+ * Everything else (grouping into warp accesses, banks, sectors, the race
+ * shadow) happens once per warp when its lanes have parked. */
 #ifndef SCANLAB_MODEL_RT_H
 #define SCANLAB_MODEL_RT_H
 
@@ -14,19 +19,34 @@
 
 /* One call site of the dialect in a kernel source. Each macro expansion
  * owns one static instance; the model interns (file, line) into id on
- * first use so that the per-site tables are plain arrays. */
+ * first use so that the per-site tables are plain arrays. Access sites
+ * also carry their element size and kind (fixed per expansion), so that a
+ * trace entry is just the address and the site. */
 typedef struct {
     const char *file;
     int line;
     const char *what; /* "LD", "ST", "SYNCTHREADS", ... */
     int id;           /* 0 until interned */
+    unsigned size;    /* access sites: bytes per element (0 until known) */
+    int kind;         /* access sites: MODEL_RD / MODEL_WR | flags */
 } model_site;
+
+/* One recorded memory access of a lane, between two sync points. */
+typedef struct {
+    uintptr_t addr;
+    const model_site *site;
+} model_trace_ent;
+
+/* Allocations remembered by a lane for the inline bounds check. */
+#define MODEL_LANE_RANGES 2
 
 /* The part of a simulated thread that the dialect's macros read. */
 typedef struct model_lane {
     sl_dim3 thread_idx;
     const sl_dim3 *block_idx, *block_dim, *grid_dim;
     uint64_t ops; /* operator applications in the current barrier interval */
+    model_trace_ent *tr_next, *tr_end; /* free part of the trace */
+    uintptr_t lo[MODEL_LANE_RANGES], len[MODEL_LANE_RANGES]; /* [lo, lo + len) */
 } model_lane;
 
 extern __thread model_lane *model_cur __attribute__((tls_model("initial-exec")));
@@ -37,6 +57,28 @@ enum { MODEL_RD = 0, MODEL_WR = 1, MODEL_VOL = 2, MODEL_ATOMIC = 4 };
 /* A checked access to elements base[i] of size bytes: returns &base[i], or
  * never returns (the launch is stopped) when it is out of bounds. */
 void *model_access(const void *base, long long i, size_t size, int kind, model_site *site);
+
+/* The fast path of a plain load or store (site->size and site->kind set by
+ * the macro): in bounds of a remembered allocation and room in the trace,
+ * else the full model_access. */
+static inline void *model_access_fast(const void *base, long long i, size_t size, int kind, model_site *site)
+{
+    model_lane *l = model_cur;
+    const uintptr_t b = (uintptr_t)base, p = b + (uintptr_t)i * size;
+    model_trace_ent *e = l->tr_next;
+    if (__builtin_expect(e < l->tr_end, 1)) {
+        for (int k = 0; k < MODEL_LANE_RANGES; k++) {
+            const uintptr_t off = p - l->lo[k];
+            if (off < l->len[k] && off + size <= l->len[k] && b - l->lo[k] <= l->len[k]) {
+                e->addr = p;
+                e->site = site;
+                l->tr_next = e + 1;
+                return (void *)p;
+            }
+        }
+    }
+    return model_access(base, i, size, kind, site);
+}
 
 /* The k-th static shared array executed by this thread (the block's k-th
  * allocation), and the block's dynamic shared memory. */

@@ -14,25 +14,26 @@
  * bank is its offset's bank. */
 #define SMEM_ALIGN (MODEL_BANKS * MODEL_BANK_BYTES)
 #define ORDER_SHOWN 16
-/* Threads ahead whose context is fetched into cache before they run. */
-#define PREFETCH_AHEAD 2
+/* The interval stamp restarts (and every race shadow is cleared) before
+ * the counter can wrap. */
+#define STAMP_RESTART 0xf0000000u
 
 __thread model_lane *model_cur __attribute__((tls_model("initial-exec")));
 mlaunch model_L;
+uint32_t model_stamp;
 
 static model_stats scratch;
 static bool scratch_ready;
 static model_stats *sink;
-static uint32_t block_gen;
 
-/* Residency slots, kept across launches with their fibers. */
+/* Residency slots, kept across launches with their shared memory. */
 typedef struct {
     mblock b;
-    model_fiber **fibers;
-    unsigned nfibers;
 } mslot;
 static mslot *slots;
 static unsigned nslots;
+/* Crews not in use, the most recently released first (warm in cache). */
+static mcrew *free_crews;
 
 /* ---- stats sink ---------------------------------------------------------- */
 void model_stats_init(model_stats *s)
@@ -143,24 +144,20 @@ void model_report_race(mthread *t, const model_site *site, const mref *prev, uin
 }
 
 /* ---- threads ------------------------------------------------------------- */
-static void thread_main(void *arg)
+void model_park(mthread *t)
 {
-    mthread *t = arg;
-    model_L.entry(model_L.args);
-    t->blk->interval_max = t->pub.ops > t->blk->interval_max ? t->pub.ops : t->blk->interval_max;
-    t->blk->work += t->pub.ops;
-    t->pub.ops = 0;
-    t->state = TS_EXIT;
-    t->park_site = NULL;
-    model_L.progress++;
-}
-
-static void run_thread(mthread *t)
-{
-    model_cur = &t->pub;
-    t->ran = true;
-    model_fiber_run(t->fiber);
-    model_cur = NULL;
+    mblock *b = t->blk;
+    if (!model_L.abort)
+        for (unsigned j = t->lin + 1; j < b->run_end; j++) {
+            mthread *n = &b->th[j];
+            if (n->state == TS_READY) {
+                n->ran = true;
+                model_cur = &n->pub;
+                model_fiber_pass(n->fiber);
+                return;
+            }
+        }
+    model_fiber_yield();
 }
 
 static void end_interval_of(mthread *t)
@@ -172,23 +169,40 @@ static void end_interval_of(mthread *t)
     t->pub.ops = 0;
 }
 
-static void park(mthread *t, int state, const model_site *site)
+static void thread_main(void *arg)
 {
-    t->state = state;
-    t->park_site = site;
+    mthread *t = arg;
+    model_L.entry(model_L.args);
+    end_interval_of(t);
+    mblock *b = t->blk;
+    t->state = TS_EXIT;
+    t->park_site = NULL;
+    b->nexited++;
+    if (!b->exited)
+        b->exited = t;
     model_L.progress++;
-    model_fiber_yield();
+    for (;;)
+        model_park(t);
 }
 
 void model_syncthreads(model_site *site)
 {
     mthread *t = (mthread *)model_cur;
+    mblock *b = t->blk;
     if (__builtin_expect(site->id == 0, 0))
         model_site_intern(site);
     end_interval_of(t);
     if (model_L.accounting)
         model_L.stats->lane_ops++;
-    park(t, TS_BAR, site);
+    t->state = TS_BAR;
+    t->park_site = site;
+    b->nbar++;
+    if (!b->bar_first)
+        b->bar_first = t;
+    else if (site != b->bar_first->park_site && !b->bar_other)
+        b->bar_other = t;
+    model_L.progress++;
+    model_park(t);
 }
 
 static uint64_t warp_op(int cls, int kind, unsigned mask, uint64_t v, int arg, model_site *site)
@@ -203,7 +217,11 @@ static uint64_t warp_op(int cls, int kind, unsigned mask, uint64_t v, int arg, m
     t->wop_arg = arg;
     if (model_L.accounting)
         model_L.stats->lane_ops++;
-    park(t, TS_WARP, site);
+    t->state = TS_WARP;
+    t->park_site = site;
+    t->blk->nwarpop++;
+    model_L.progress++;
+    model_park(t);
     return t->wop_res;
 }
 
@@ -224,6 +242,7 @@ void model_threadfence(model_site *site)
     mthread *t = (mthread *)model_cur;
     if (__builtin_expect(site->id == 0, 0))
         model_site_intern(site);
+    model_shadow_catch_up(t);
     t->blk->rel++;
     if (model_L.accounting)
         model_L.stats->lane_ops++;
@@ -293,6 +312,7 @@ static bool resolve_warp(mblock *b, unsigned w)
                                                               : (m != 0);
             }
             u->state = TS_READY;
+            b->nwarpop--;
         }
         if (model_L.accounting) {
             model_stats *s = model_L.stats;
@@ -314,36 +334,55 @@ static bool resolve_warp(mblock *b, unsigned w)
 }
 
 /* ---- blocks --------------------------------------------------------------- */
+static void crew_release(mcrew *c)
+{
+    c->next = free_crews;
+    free_crews = c;
+}
+
+/* A crew of at least nth threads with fibers, the warmest free one. */
+static mcrew *crew_acquire(unsigned nth)
+{
+    mcrew **pc = &free_crews;
+    while (*pc && (*pc)->cap < nth)
+        pc = &(*pc)->next;
+    mcrew *c = *pc;
+    if (c) {
+        *pc = c->next;
+        return c;
+    }
+    c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->th = calloc(nth, sizeof *c->th);
+    if (!c->th) {
+        free(c);
+        return NULL;
+    }
+    for (unsigned i = 0; i < nth; i++) {
+        c->th[i].fiber = model_fiber_new();
+        if (!c->th[i].fiber) {
+            /* keep the fibers made so far: a crew of i threads */
+            c->cap = i;
+            crew_release(c);
+            return NULL;
+        }
+    }
+    c->cap = nth;
+    return c;
+}
+
 static sl_status slot_prepare(mslot *sl, unsigned nth)
 {
-    if (sl->nfibers < nth) {
-        model_fiber **f = realloc(sl->fibers, nth * sizeof *f);
-        if (!f)
-            return SL_ERR_NOMEM;
-        sl->fibers = f;
-        for (unsigned i = sl->nfibers; i < nth; i++) {
-            f[i] = model_fiber_new();
-            if (!f[i]) {
-                sl->nfibers = i;
-                return SL_ERR_NOMEM;
-            }
-        }
-        sl->nfibers = nth;
-    }
     mblock *b = &sl->b;
-    if (b->capth < nth || !b->th) {
-        mthread *th = realloc(b->th, nth * sizeof *th);
-        if (!th)
-            return SL_ERR_NOMEM;
-        memset(th + b->capth, 0, (nth - b->capth) * sizeof *th);
-        b->th = th;
-        b->capth = nth;
-        uint32_t *ws = realloc(b->wsync, ((nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE) * sizeof *ws);
+    unsigned nwarps = (nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE;
+    if (b->capwarps < nwarps) {
+        uint32_t *ws = realloc(b->wsync, nwarps * sizeof *ws);
         if (!ws)
             return SL_ERR_NOMEM;
         b->wsync = ws;
+        b->capwarps = nwarps;
     }
-    b->nth = nth;
     if (!b->smem) {
         b->smem = aligned_alloc(SMEM_ALIGN, MODEL_MAX_SHARED_LIMIT);
         b->sshadow = calloc(MODEL_MAX_SHARED_LIMIT / 4, sizeof *b->sshadow);
@@ -353,19 +392,30 @@ static sl_status slot_prepare(mslot *sl, unsigned nth)
     return SL_OK;
 }
 
-static void block_start(mslot *sl, unsigned lin)
+static uint32_t next_stamp(void)
+{
+    return ++model_stamp;
+}
+
+static sl_status block_start(mslot *sl, unsigned lin)
 {
     mblock *b = &sl->b;
     const unsigned nth = model_L.nth;
+    b->crew = crew_acquire(nth);
+    if (!b->crew)
+        return SL_ERR_NOMEM;
+    b->th = b->crew->th;
+    b->nth = nth;
     b->lin = lin;
     b->block_idx.x = lin % model_L.grid.x;
     b->block_idx.y = lin / model_L.grid.x % model_L.grid.y;
     b->block_idx.z = lin / (model_L.grid.x * model_L.grid.y);
-    b->gen = ++block_gen;
+    b->stamp0 = b->stamp = next_stamp();
     b->epoch = 0;
     b->rel = 0;
     b->nacq = 0;
-    b->nexited = 0;
+    b->nexited = b->nbar = b->nwarpop = b->nspin = 0;
+    b->bar_first = b->bar_other = b->exited = NULL;
     b->nwarps = (nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE;
     memset(b->wsync, 0, b->nwarps * sizeof *b->wsync);
     b->steps = b->interval_max = b->barriers = b->work = 0;
@@ -378,13 +428,13 @@ static void block_start(mslot *sl, unsigned lin)
     b->active = true;
     for (unsigned i = 0; i < nth; i++) {
         mthread *t = &b->th[i];
-        t->fiber = sl->fibers[i];
         t->blk = b;
         t->lin = i;
         t->lane = i % MODEL_WARP_SIZE;
         t->warp = i / MODEL_WARP_SIZE;
         t->gtid = lin * nth + i + 1;
         t->state = TS_READY;
+        t->ran = false;
         t->pub.thread_idx.x = i % model_L.block.x;
         t->pub.thread_idx.y = i / model_L.block.x % model_L.block.y;
         t->pub.thread_idx.z = i / (model_L.block.x * model_L.block.y);
@@ -392,14 +442,27 @@ static void block_start(mslot *sl, unsigned lin)
         t->pub.block_dim = &model_L.block;
         t->pub.grid_dim = &model_L.grid;
         t->pub.ops = 0;
+        /* no trace without accounting: every access takes the full path */
+        t->pub.tr_next = t->tr_shadow = t->tr;
+        t->pub.tr_end = model_L.accounting ? t->tr + t->captr : t->tr;
+        for (int k = 0; k < MODEL_LANE_RANGES; k++)
+            t->pub.lo[k] = t->pub.len[k] = 0;
         t->shared_k = 0;
-        t->ntr = 0;
-        t->cache = NULL;
         t->spin_addr = 0;
         t->spin_site = NULL;
         model_fiber_reset(t->fiber, thread_main, t);
     }
     model_L.progress++;
+    return SL_OK;
+}
+
+static void block_retire(mblock *b)
+{
+    if (b->crew)
+        crew_release(b->crew);
+    b->crew = NULL;
+    b->th = NULL;
+    b->active = false;
 }
 
 static void barrier_divergence(mblock *b, const mthread *x, const mthread *y)
@@ -425,73 +488,64 @@ static void barrier_divergence(mblock *b, const mthread *x, const mthread *y)
     model_fail(NULL, &f, SL_ERR_SIM);
 }
 
+/* Runs the ready lanes of warp w in lane order, each until it parks: the
+ * host starts the first and each lane passes on to the next; returns
+ * whether any ran. */
+static bool run_warp(mblock *b, unsigned w)
+{
+    unsigned lo = w * MODEL_WARP_SIZE, hi = lo + MODEL_WARP_SIZE;
+    if (hi > b->nth)
+        hi = b->nth;
+    for (unsigned i = lo; i < hi; i++) {
+        mthread *t = &b->th[i];
+        if (t->state != TS_READY)
+            continue;
+        b->run_end = hi;
+        t->ran = true;
+        model_cur = &t->pub;
+        model_fiber_run(t->fiber);
+        model_cur = NULL;
+        return true;
+    }
+    return false;
+}
+
 /* Runs block b until none of its threads can move; returns true when the
  * block has finished. */
 static bool block_step(mblock *b)
 {
     for (;;) {
-        bool ran = false;
-        for (unsigned i = 0; i < b->nth; i++) {
-            mthread *t = &b->th[i];
-            if (i + PREFETCH_AHEAD < b->nth) {
-                const mthread *u = &b->th[i + PREFETCH_AHEAD];
-                __builtin_prefetch(u, 1);
-                __builtin_prefetch((const char *)u + 64, 1);
-                __builtin_prefetch((const char *)u + 128, 1);
-                __builtin_prefetch(u->tr, 1);
-                model_fiber_prefetch(u->fiber);
-            }
-            if (t->state != TS_READY)
+        for (unsigned w = 0; w < b->nwarps; w++) {
+            if (!run_warp(b, w))
                 continue;
-            run_thread(t);
-            ran = true;
             if (model_L.abort)
                 return false;
-            if (t->state == TS_EXIT) {
-                b->nexited++;
-                t->park_site = NULL;
-            }
-        }
-        if (ran && model_L.accounting)
-            for (unsigned w = 0; w < b->nwarps; w++)
+            if (model_L.accounting)
                 model_warp_flush(b, w);
+        }
         bool resolved = false;
-        for (unsigned w = 0; w < b->nwarps; w++)
-            resolved |= resolve_warp(b, w);
+        if (b->nwarpop)
+            for (unsigned w = 0; w < b->nwarps; w++)
+                resolved |= resolve_warp(b, w);
         if (resolved)
             continue;
-        unsigned nbar = 0;
-        const mthread *first = NULL, *other = NULL, *exited = NULL;
-        bool stuck = false;
-        for (unsigned i = 0; i < b->nth; i++) {
-            const mthread *t = &b->th[i];
-            if (t->state == TS_BAR) {
-                nbar++;
-                if (!first)
-                    first = t;
-                else if (t->park_site != first->park_site && !other)
-                    other = t;
-            } else if (t->state == TS_EXIT) {
-                if (!exited)
-                    exited = t;
-            } else {
-                stuck = true;
-            }
-        }
-        if (nbar == 0 || stuck)
+        if (b->nbar == 0 || b->nwarpop || b->nspin)
             return b->nexited == b->nth;
-        if (other || exited) {
-            barrier_divergence(b, first, other ? other : exited);
+        if (b->bar_other || b->nexited) {
+            barrier_divergence(b, b->bar_first, b->bar_other ? b->bar_other : b->exited);
             return false;
         }
         b->steps += b->interval_max;
         b->interval_max = 0;
         b->barriers++;
         b->epoch++;
+        b->stamp = next_stamp();
         for (unsigned w = 0; w < b->nwarps; w++)
             b->wsync[w]++;
         for (unsigned i = 0; i < b->nth; i++)
             b->th[i].state = TS_READY;
+        b->nbar = 0;
+        b->bar_first = b->bar_other = NULL;
         model_L.progress++;
     }
 }
@@ -579,6 +633,13 @@ static sl_status ensure_slots(unsigned n, unsigned nth)
         if (st != SL_OK)
             return st;
     }
+    if (model_stamp >= STAMP_RESTART) {
+        model_shadow_clear_all();
+        for (unsigned i = 0; i < nslots; i++)
+            if (slots[i].b.sshadow)
+                memset(slots[i].b.sshadow, 0, MODEL_MAX_SHARED_LIMIT / 4 * sizeof *slots[i].b.sshadow);
+        model_stamp = 0;
+    }
     return SL_OK;
 }
 
@@ -588,19 +649,26 @@ static sl_status run_grid(const unsigned *order, unsigned nblocks, unsigned nres
     unsigned next = 0, done = 0;
     uint64_t idle_rounds = 0;
     for (unsigned i = 0; i < nres; i++)
-        slots[i].b.active = false;
+        block_retire(&slots[i].b);
     while (done < nblocks) {
         uint64_t p0 = model_L.progress, w0 = model_L.weak_progress;
-        for (unsigned i = 0; i < nres && next < nblocks; i++)
-            if (!slots[i].b.active)
-                block_start(&slots[i], order[next++]);
+        /* A free slot takes the next block just before its turn, so that
+         * a block finished in one turn hands its warm crew to the next. */
         for (unsigned i = 0; i < nres; i++) {
             mblock *b = &slots[i].b;
-            if (!b->active)
-                continue;
-            for (unsigned k = 0; k < b->nth; k++)
-                if (b->th[k].state == TS_SPIN)
-                    b->th[k].state = TS_READY;
+            if (!b->active) {
+                if (next >= nblocks)
+                    continue;
+                sl_status st = block_start(&slots[i], order[next++]);
+                if (st != SL_OK)
+                    return st;
+            }
+            if (b->nspin) {
+                for (unsigned k = 0; k < b->nth; k++)
+                    if (b->th[k].state == TS_SPIN)
+                        b->th[k].state = TS_READY;
+                b->nspin = 0;
+            }
             bool fin = block_step(b);
             if (model_L.abort)
                 return model_L.abort_status;
@@ -612,7 +680,7 @@ static sl_status run_grid(const unsigned *order, unsigned nblocks, unsigned nres
                 s->work += b->work;
                 s->blocks++;
                 s->threads += b->nth;
-                b->active = false;
+                block_retire(b);
                 done++;
                 model_L.progress++;
             }
@@ -646,7 +714,6 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
         return refuse("launch refused: %llu blocks of %llu threads", nb, nth);
     if (cfg->shmem > limit)
         return refuse("launch refused: %llu bytes of dynamic shared memory (limit %llu)", cfg->shmem, limit);
-    static uint32_t launch_gen;
     model_L.entry = entry;
     model_L.args = args;
     model_L.grid = cfg->grid;
@@ -655,12 +722,14 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     model_L.shared_limit = limit;
     model_L.nth = (unsigned)nth;
     model_L.nblocks = (unsigned)nb;
-    model_L.gen = ++launch_gen;
     unsigned nres = c->slots ? c->slots : MODEL_DEFAULT_SLOTS;
     if (nres > nb)
         nres = (unsigned)nb;
     unsigned *order = malloc(nb * sizeof *order);
     sl_status st = order ? ensure_slots(nres, (unsigned)nth) : SL_ERR_NOMEM;
+    if (st == SL_OK && accounting)
+        st = model_shadow_prepare();
+    model_L.stamp0 = model_stamp + 1; /* after a restart of the counter */
     uint64_t steps = 0, work0 = s->work, bar0 = s->barriers;
     if (st == SL_OK) {
         fill_order(order, (unsigned)nb, c);
@@ -679,7 +748,7 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
         ls->barriers = s->barriers - bar0;
     }
     for (unsigned i = 0; i < nres && i < nslots; i++)
-        slots[i].b.active = false;
+        block_retire(&slots[i].b);
     model_L.abort = false;
     return st;
 }

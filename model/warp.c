@@ -2,7 +2,8 @@
  * points, each appending its accesses to a trace; here the traces are
  * grouped into warp-level accesses by (call site, k-th occurrence of the
  * site) and each group is costed: shared-memory wavefronts and bank
- * conflicts, global sectors, divergence. */
+ * conflicts, global sectors, divergence. The race shadow sees the traces
+ * first, lane by lane in the order the lanes ran. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@
 /* Words or sectors one warp-level access can touch (16-byte accesses by 32
  * lanes, each possibly straddling a boundary). */
 #define MAX_UNITS (MODEL_WARP_SIZE * 8)
+
+typedef const model_trace_ent *entp;
 
 static void sort_u64(uint64_t *v, unsigned n)
 {
@@ -26,11 +29,11 @@ static void sort_u64(uint64_t *v, unsigned n)
 }
 
 /* Distinct units of `shift` bits touched by the group, sorted. */
-static unsigned units(const mtrace *const *e, unsigned n, unsigned shift, uint64_t *u)
+static unsigned units(const entp *e, unsigned n, unsigned shift, uint64_t *u)
 {
     unsigned m = 0;
     for (unsigned i = 0; i < n; i++) {
-        uint64_t first = e[i]->addr >> shift, last = (e[i]->addr + e[i]->size - 1) >> shift;
+        uint64_t first = e[i]->addr >> shift, last = (e[i]->addr + e[i]->site->size - 1) >> shift;
         for (uint64_t x = first; x <= last && m < MAX_UNITS; x++)
             u[m++] = x;
     }
@@ -42,11 +45,87 @@ static unsigned units(const mtrace *const *e, unsigned n, unsigned shift, uint64
     return k;
 }
 
-static void account(model_stats *s, const mtrace *const *e, unsigned n, unsigned existing)
+/* Wavefronts of a shared access: the most distinct words one bank serves.
+ * Each bank keeps the distinct words it has seen (a lane's access of up to
+ * 16 bytes puts at most one word in each bank, so a bank sees at most one
+ * word per lane). */
+static unsigned wavefronts_general(const entp *e, unsigned n)
+{
+    uintptr_t words[MODEL_BANKS][MODEL_WARP_SIZE];
+    unsigned count[MODEL_BANKS] = {0}, wf = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uintptr_t first = e[i]->addr / MODEL_BANK_BYTES;
+        uintptr_t last = (e[i]->addr + e[i]->site->size - 1) / MODEL_BANK_BYTES;
+        for (uintptr_t wd = first; wd <= last; wd++) {
+            unsigned bank = (unsigned)(wd % MODEL_BANKS), c = count[bank], j = 0;
+            while (j < c && words[bank][j] != wd)
+                j++;
+            if (j < c)
+                continue; /* served with a lane before: broadcast */
+            if (c == MODEL_WARP_SIZE) {
+                /* more than a bank can see from 32 lanes of 16 bytes */
+                uint64_t u[MAX_UNITS];
+                unsigned k = units(e, n, 2, u), per_bank[MODEL_BANKS] = {0};
+                wf = 0;
+                for (unsigned x = 0; x < k; x++)
+                    if (++per_bank[u[x] % MODEL_BANKS] > wf)
+                        wf = per_bank[u[x] % MODEL_BANKS];
+                return wf;
+            }
+            words[bank][c] = wd;
+            count[bank] = c + 1;
+            if (c + 1 > wf)
+                wf = c + 1;
+        }
+    }
+    return wf;
+}
+
+/* The usual case: one aligned 4-byte word per lane, lanes in increasing
+ * address order, so that a repeated word is the previous lane's. */
+static unsigned wavefronts(const entp *e, unsigned n)
+{
+    unsigned count[MODEL_BANKS] = {0}, wf = 0;
+    uintptr_t prev = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uintptr_t a = e[i]->addr, wd = a / MODEL_BANK_BYTES;
+        if (e[i]->site->size != MODEL_BANK_BYTES || (a & (MODEL_BANK_BYTES - 1)) || (i > 0 && wd < prev))
+            return wavefronts_general(e, n);
+        if (i > 0 && wd == prev)
+            continue;
+        prev = wd;
+        unsigned c = ++count[wd % MODEL_BANKS];
+        if (c > wf)
+            wf = c;
+    }
+    return wf;
+}
+
+/* Distinct 32-byte sectors of a global access. Lanes usually touch
+ * non-decreasing addresses: then neighbours are compared, no sorting. */
+static unsigned sectors(const entp *e, unsigned n)
+{
+    const unsigned shift = 5; /* log2 MODEL_SECTOR_BYTES */
+    unsigned k = 0;
+    uint64_t prev_last = 0;
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        uint64_t first = e[i]->addr >> shift, last = (e[i]->addr + e[i]->site->size - 1) >> shift;
+        if (i > 0 && first < prev_last)
+            break;
+        k += (unsigned)(last - first + 1) - (i > 0 && first == prev_last);
+        prev_last = last;
+    }
+    if (i == n)
+        return k;
+    uint64_t u[MAX_UNITS];
+    return units(e, n, shift, u);
+}
+
+static void account(model_stats *s, const mblock *b, const entp *e, unsigned n, unsigned existing)
 {
     const model_site *site = e[0]->site;
     model_site_stats *ss = model_site_stats_of(s, site);
-    uint64_t u[MAX_UNITS];
     s->warp_issues++;
     if (ss)
         ss->issues++;
@@ -55,17 +134,12 @@ static void account(model_stats *s, const mtrace *const *e, unsigned n, unsigned
         if (ss)
             ss->divergent_issues++;
     }
-    if (e[0]->shared) {
-        unsigned k = units(e, n, 2, u), per_bank[MODEL_BANKS] = {0}, wf = 0;
-        for (unsigned i = 0; i < k; i++) {
-            unsigned c = ++per_bank[u[i] % MODEL_BANKS];
-            if (c > wf)
-                wf = c;
-        }
+    if (e[0]->addr - (uintptr_t)b->smem < MODEL_MAX_SHARED_LIMIT) {
+        unsigned wf = wavefronts(e, n);
         uint32_t size = 0;
         for (unsigned i = 0; i < n; i++)
-            if (e[i]->size > size)
-                size = e[i]->size;
+            if (e[i]->site->size > size)
+                size = e[i]->site->size;
         unsigned ideal = size > MODEL_BANK_BYTES ? size / MODEL_BANK_BYTES : 1;
         unsigned conflicts = wf > ideal ? wf - ideal : 0;
         s->shared_accesses++;
@@ -79,8 +153,8 @@ static void account(model_stats *s, const mtrace *const *e, unsigned n, unsigned
                 ss->worst_degree = wf;
         }
     } else {
-        unsigned k = units(e, n, 5, u);
-        if (e[0]->kind & MODEL_WR) {
+        unsigned k = sectors(e, n);
+        if (site->kind & MODEL_WR) {
             s->global_store_sectors += k;
             s->global_store_elems += n;
         } else {
@@ -98,7 +172,7 @@ static void account(model_stats *s, const mtrace *const *e, unsigned n, unsigned
 typedef struct {
     uint64_t key; /* site id << 32 | occurrence */
     unsigned lane;
-    const mtrace *e;
+    entp e;
 } gent;
 
 static int cmp_gent(const void *a, const void *b)
@@ -109,17 +183,21 @@ static int cmp_gent(const void *a, const void *b)
     return x->lane < y->lane ? -1 : x->lane > y->lane;
 }
 
+static size_t trace_len(const mthread *t) { return (size_t)(t->pub.tr_next - t->tr); }
+
 /* Lanes whose site sequences differ: group by (site, occurrence). */
-static void account_diverged(model_stats *s, mthread **ln, unsigned nl, unsigned existing)
+static void account_diverged(model_stats *s, const mblock *b, mthread **ln, unsigned nl, unsigned existing)
 {
     size_t total = 0;
     int maxid = 0;
     for (unsigned i = 0; i < nl; i++) {
-        total += ln[i]->ntr;
-        for (size_t k = 0; k < ln[i]->ntr; k++)
+        total += trace_len(ln[i]);
+        for (size_t k = 0; k < trace_len(ln[i]); k++)
             if (ln[i]->tr[k].site->id > maxid)
                 maxid = ln[i]->tr[k].site->id;
     }
+    if (total == 0)
+        return;
     gent *g = malloc(total * sizeof *g);
     uint32_t *occ = calloc((size_t)maxid + 1, sizeof *occ);
     if (!g || !occ) {
@@ -129,16 +207,16 @@ static void account_diverged(model_stats *s, mthread **ln, unsigned nl, unsigned
     }
     size_t m = 0;
     for (unsigned i = 0; i < nl; i++) {
-        for (size_t k = 0; k < ln[i]->ntr; k++) {
-            const mtrace *e = &ln[i]->tr[k];
+        for (size_t k = 0; k < trace_len(ln[i]); k++) {
+            entp e = &ln[i]->tr[k];
             uint32_t id = (uint32_t)e->site->id;
             g[m++] = (gent){(uint64_t)id << 32 | occ[id]++, ln[i]->lane, e};
         }
-        for (size_t k = 0; k < ln[i]->ntr; k++)
+        for (size_t k = 0; k < trace_len(ln[i]); k++)
             occ[ln[i]->tr[k].site->id] = 0;
     }
     qsort(g, m, sizeof *g, cmp_gent);
-    const mtrace *grp[MODEL_WARP_SIZE];
+    entp grp[MODEL_WARP_SIZE];
     for (size_t i = 0; i < m;) {
         unsigned n = 0;
         size_t j = i;
@@ -147,7 +225,7 @@ static void account_diverged(model_stats *s, mthread **ln, unsigned nl, unsigned
                 grp[n++] = g[j].e;
             j++;
         }
-        account(s, grp, n, existing);
+        account(s, b, grp, n, existing);
         i = j;
     }
     free(g);
@@ -169,11 +247,16 @@ void model_warp_flush(mblock *b, unsigned w)
     if (nl == 0)
         return;
     model_stats *s = model_L.stats;
+    for (unsigned i = 0; i < nl; i++) {
+        if (ln[i]->tr_shadow != ln[i]->pub.tr_next)
+            model_shadow_trace(ln[i]);
+        s->lane_ops += trace_len(ln[i]);
+    }
     const unsigned existing = hi - lo;
-    size_t len = ln[0]->ntr;
+    size_t len = trace_len(ln[0]);
     bool same = true;
     for (unsigned i = 1; i < nl && same; i++) {
-        if (ln[i]->ntr != len) {
+        if (trace_len(ln[i]) != len) {
             same = false;
             break;
         }
@@ -184,16 +267,16 @@ void model_warp_flush(mblock *b, unsigned w)
             }
     }
     if (same) {
-        const mtrace *grp[MODEL_WARP_SIZE];
+        entp grp[MODEL_WARP_SIZE];
         for (size_t k = 0; k < len; k++) {
             for (unsigned i = 0; i < nl; i++)
                 grp[i] = &ln[i]->tr[k];
-            account(s, grp, nl, existing);
+            account(s, b, grp, nl, existing);
         }
     } else {
         s->divergent_branches++;
-        account_diverged(s, ln, nl, existing);
+        account_diverged(s, b, ln, nl, existing);
     }
     for (unsigned i = 0; i < nl; i++)
-        ln[i]->ntr = 0;
+        ln[i]->pub.tr_next = ln[i]->tr_shadow = ln[i]->tr;
 }

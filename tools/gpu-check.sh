@@ -86,7 +86,7 @@ do_bench() {
 }
 
 do_sass() {
-    bash "$root/tools/sass-compare.sh" >"$out/sass.log" 2>&1
+    sh "$root/cuda/sass_check/compare.sh" 90 >"$out/sass.log" 2>&1
 }
 
 status=0

@@ -49,8 +49,7 @@ test)
     ;;
 report)
     shift
-    "$build/scanlab" verify --backend seq,omp --both "$@"
-    "$build/scanlab" bench --backend omp
+    "$build/verify/scanlab" report -o report "$@"
     ;;
 *)
     echo "usage: tools/setup.sh report|test|build" >&2

@@ -1,5 +1,6 @@
 #include "app_ref.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -63,4 +64,30 @@ sl_status verify_app_reference(sl_algo_kind kind, sl_type t, const void *in, siz
     uint64_t c = count;
     memcpy(out, &c, sizeof c);
     return st;
+}
+
+size_t verify_app_mismatches(sl_algo_kind kind, sl_type t, size_t n, const void *ref, const void *got,
+                             size_t *first_bad)
+{
+    size_t elem = 0, cap = 0, bad = 0;
+    uint64_t want, have;
+    if (verify_app_layout(kind, t, n, 0, &elem, &cap) != SL_OK)
+        return 0;
+    memcpy(&want, ref, sizeof want);
+    memcpy(&have, got, sizeof have);
+    *first_bad = 0;
+    if (want != have)
+        bad++;
+    size_t defined = kind == SL_KIND_PARTITION || kind == SL_KIND_SORT ? n : (size_t)(want < have ? want : have);
+    const unsigned char *r = (const unsigned char *)ref + SL_APP_HEADER_BYTES;
+    const unsigned char *g = (const unsigned char *)got + SL_APP_HEADER_BYTES;
+    bool seen = false;
+    for (size_t i = 0; i < defined && i < cap; i++)
+        if (memcmp(r + i * elem, g + i * elem, elem) != 0) {
+            if (!seen)
+                *first_bad = i;
+            seen = true;
+            bad++;
+        }
+    return bad;
 }

@@ -43,7 +43,9 @@ static sl_status run_job(const bench_job *j)
 }
 
 /* Element i of the input: small integers for add (sums stay meaningful),
- * the full range for max/min, affine maps, floats in [0, 1). */
+ * the full range for max/min, affine maps, floats in [0, 1). Both arrays are
+ * first touched here by the team, so that their pages are mapped (and, on
+ * a machine of several memory nodes, spread) before anything is timed. */
 static void fill_input(const bench_options *o, void *in, void *out, size_t n)
 {
     size_t size = SL_TYPE_SIZE(o->type);
@@ -66,7 +68,7 @@ static void fill_input(const bench_options *o, void *in, void *out, size_t n)
         } else {
             memcpy(p, &fv, size);
         }
-        memset((char *)out + i * size, 0, size); /* first touch by the thread that will write it */
+        memset((char *)out + i * size, 0, size); /* first touch, spread over the threads */
     }
 }
 

@@ -204,7 +204,7 @@ static int run_report(report_ctx *ctx, const char *dir, const char *tmp)
                         "in %s, %s was not written\n", failed->def->name, failed->why, tmp, dir);
         rc = CLI_EXIT_FAILED;
     } else {
-        char marker[PATH_MAX + 32];
+        char marker[PATH_MAX + 64];
         snprintf(marker, sizeof marker, "%s/" REPORT_MARKER, tmp);
         FILE *m = fopen(marker, "w");
         if (!m || fprintf(m, "%s\n", ctx->command) < 0 || fclose(m) != 0 || install(tmp, dir) != SL_OK) {

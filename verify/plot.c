@@ -18,8 +18,15 @@
  * than this is stuck and is killed, so the report never hangs. */
 #define PLOT_TIMEOUT_S 60
 #define PLOT_POLL_NS 10000000L
-#define PLOT_WIDTH 760
-#define PLOT_HEIGHT 460
+#define PLOT_WIDTH 960
+#define PLOT_HEIGHT 520
+/* Taller figures for long keys: this many key entries fit the height. */
+#define PLOT_KEY_ROWS 22
+#define PLOT_KEY_ROW_PX 20
+#define PLOT_KEY_COLS 3
+/* Series share a colour when they belong together (a measurement and its
+ * bound); beyond the palette, the point type tells them apart. */
+#define PLOT_POINT_TYPES 5
 
 /* Colour-blind-safe qualitative palette (Okabe and Ito). */
 static const char *const palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
@@ -89,18 +96,64 @@ static sl_status write_data(const plot_spec *p, const char *path)
     return fclose(f) != 0 || bad ? SL_ERR_IO : SL_OK;
 }
 
+/* One entry of the plot command: bands are drawn first so that the
+ * measurements stay visible on top of them. */
+static void write_series(FILE *f, const plot_spec *p, size_t s, const char *stem, size_t written)
+{
+    const plot_series *ser = &p->series[s];
+    const char *color = palette[(size_t)ser->color % PALETTE_SIZE];
+    static const int point_types[PLOT_POINT_TYPES] = {7, 5, 9, 11, 13};
+    int pt = point_types[((size_t)ser->color / PALETTE_SIZE) % PLOT_POINT_TYPES];
+    if (written)
+        fputs(", \\\n     ", f);
+    if (ser->expr)
+        fprintf(f, "%s", ser->expr);
+    else
+        fprintf(f, "'%s.dat' index %zu using 1:2", stem, s);
+    fputs(" title ", f);
+    gp_string(f, ser->label);
+    fputs(" noenhanced", f);
+    switch (ser->style) {
+    case PLOT_LINESPOINTS:
+        fprintf(f, " with linespoints lw 1.5 pt %d ps 0.8 lc rgb '%s'", pt, color);
+        break;
+    case PLOT_POINTS:
+        fprintf(f, " with points pt %d ps 0.25 lc rgb '%s'", pt, color);
+        break;
+    case PLOT_LINES:
+        fprintf(f, " with lines lw 1.2 lc rgb '%s'", color);
+        break;
+    case PLOT_DASHED:
+        fprintf(f, " with lines lw 1.5 dt 2 lc rgb '%s'", color);
+        break;
+    case PLOT_BAND:
+        /* '#AARRGGBB': AA = 0xA0 leaves about a third of the colour */
+        fprintf(f, " with lines lw 9 lc rgb '#A0%s'", color + 1);
+        break;
+    }
+}
+
 static sl_status write_script(const plot_spec *p, const char *path, const char *stem)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return SL_ERR_IO;
     fprintf(f, "# Redraw with: cd src && gnuplot %s.gp\n", stem);
+    /* a long key goes below the plot in columns, so the plot keeps its width */
+    bool below = p->nseries > PLOT_KEY_ROWS;
+    int height = PLOT_HEIGHT;
+    if (below)
+        height += (int)((p->nseries + PLOT_KEY_COLS - 1) / PLOT_KEY_COLS) * PLOT_KEY_ROW_PX;
     fprintf(f, "set terminal svg size %d,%d dynamic font 'Helvetica,14' background rgb 'white'\n",
-            PLOT_WIDTH, PLOT_HEIGHT);
+            PLOT_WIDTH, height);
     fprintf(f, "set output '../%s.svg'\n", stem);
     fputs("set datafile missing '?'\nset samples 400\nset border 3\nset tics nomirror out\n"
-          "set grid back lc rgb '#e0e0e0' lw 1\nset key top left box opaque samplen 2.5\n"
-          "set style line 100 lc rgb '#e0e0e0'\n", f);
+          "set grid back lc rgb '#e0e0e0' lw 1\n", f);
+    if (below)
+        fprintf(f, "set key outside below center horizontal Left reverse maxcols %d samplen 2.5 font ',11'\n",
+                PLOT_KEY_COLS);
+    else
+        fputs("set key outside right top vertical Left reverse samplen 2.5 spacing 1.05 font ',11'\n", f);
     fputs("set title ", f);
     gp_string(f, p->title);
     fputs(" noenhanced\nset xlabel ", f);
@@ -115,30 +168,11 @@ static sl_status write_script(const plot_spec *p, const char *path, const char *
     if (p->xmin != 0 || p->xmax != 0)
         fprintf(f, "set xrange [%.10g:%.10g]\n", p->xmin, p->xmax);
     fputs("plot ", f);
-    for (size_t s = 0; s < p->nseries; s++) {
-        const plot_series *ser = &p->series[s];
-        const char *color = palette[(size_t)ser->color % PALETTE_SIZE];
-        if (s)
-            fputs(", \\\n     ", f);
-        if (ser->expr)
-            fprintf(f, "%s", ser->expr);
-        else
-            fprintf(f, "'%s.dat' index %zu using 1:2", stem, s);
-        fputs(" title ", f);
-        gp_string(f, ser->label);
-        fputs(" noenhanced", f);
-        switch (ser->style) {
-        case PLOT_LINESPOINTS:
-            fprintf(f, " with linespoints lw 2 pt 7 ps 0.7 lc rgb '%s'", color);
-            break;
-        case PLOT_POINTS:
-            fprintf(f, " with points pt 7 ps 0.25 lc rgb '%s'", color);
-            break;
-        case PLOT_DASHED:
-            fprintf(f, " with lines lw 1.5 dt 2 lc rgb '%s'", color);
-            break;
-        }
-    }
+    size_t written = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t s = 0; s < p->nseries; s++)
+            if ((p->series[s].style == PLOT_BAND) == (pass == 0))
+                write_series(f, p, s, stem, written++);
     fputc('\n', f);
     bool bad = ferror(f) != 0;
     return fclose(f) != 0 || bad ? SL_ERR_IO : SL_OK;

@@ -10,8 +10,10 @@
 
 typedef enum {
     PLOT_LINESPOINTS, /* measured data */
-    PLOT_POINTS,      /* many measured points (error against index) */
-    PLOT_DASHED,      /* a bound or a closed form */
+    PLOT_POINTS,      /* many measured points */
+    PLOT_LINES,       /* a dense measured curve (error against index) */
+    PLOT_DASHED,      /* a bound */
+    PLOT_BAND,        /* a closed form: a broad pale line behind the measurements */
 } plot_style;
 
 typedef struct {

@@ -50,6 +50,20 @@ sl_status report_text(report_section *s, const char *fmt, ...)
     return SL_OK;
 }
 
+sl_status report_link(report_section *s, const char *text, const char *href)
+{
+    char *t = strdup(text), *h = strdup(href);
+    report_item *it = t && h ? new_item(s, REPORT_ITEM_LINK) : NULL;
+    if (!it) {
+        free(t);
+        free(h);
+        return SL_ERR_NOMEM;
+    }
+    it->text = t;
+    it->href = h;
+    return SL_OK;
+}
+
 report_table *report_table_add(report_section *s, const char *name, const char *caption,
                                const report_col *cols, size_t ncols)
 {
@@ -124,6 +138,7 @@ void report_section_free(report_section *s)
     for (size_t i = 0; i < s->nitems; i++) {
         report_item *it = &s->items[i];
         free(it->text);
+        free(it->href);
         if (it->table) {
             for (size_t c = 0; c < it->table->ncells; c++)
                 free(it->table->cells[c]);

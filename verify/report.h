@@ -38,11 +38,12 @@ typedef struct {
     char note[REPORT_TEXT_LEN];
 } report_figure;
 
-typedef enum { REPORT_ITEM_TEXT, REPORT_ITEM_TABLE, REPORT_ITEM_FIGURE } report_item_kind;
+typedef enum { REPORT_ITEM_TEXT, REPORT_ITEM_TABLE, REPORT_ITEM_FIGURE, REPORT_ITEM_LINK } report_item_kind;
 
 typedef struct {
     report_item_kind kind;
     char *text;
+    char *href;     /* links: the target; text is the paragraph before it */
     report_table *table;
     report_figure *figure;
 } report_item;
@@ -55,7 +56,7 @@ typedef struct {
     uint64_t seed;
     char command[512];       /* the command line that made the report */
     char date[64];           /* UTC */
-    char machine[256];       /* uname -srm and the CPU model */
+    char machine[512];       /* uname -srm and the CPU model */
 } report_ctx;
 
 struct report_section_def;
@@ -87,6 +88,9 @@ extern const size_t report_section_count;
 
 /* Add a paragraph (plain text; the writers escape it). */
 sl_status report_text(report_section *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Add a paragraph "text <a href=href>href</a>." (a relative or absolute URL). */
+sl_status report_link(report_section *s, const char *text, const char *href);
 
 /* Add a table with these columns; NULL when out of memory. */
 report_table *report_table_add(report_section *s, const char *name, const char *caption,

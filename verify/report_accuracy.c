@@ -19,7 +19,7 @@
 #define ACC_K_STEP 2
 #define ACC_POINTS ((ACC_K_MAX - ACC_K_MIN) / ACC_K_STEP + 1)
 #define ACC_SEEDS 3
-#define ACC_MAX_SERIES 24
+#define ACC_MAX_SERIES 64
 #define ACC_TYPE SL_F32
 
 typedef struct {
@@ -32,7 +32,8 @@ typedef struct {
 
 /* Measure one (algorithm, backend) at every size; SL_ERR_UNSUPPORTED or
  * SL_ERR_NO_GPU: the series does not exist here. */
-static sl_status measure(report_section *s, report_table *t, series_data *d, int kmax, int seeds)
+static sl_status measure(report_section *s, report_table *top, report_table *all, series_data *d, int kmax,
+                         int seeds)
 {
     for (int k = ACC_K_MIN; k <= kmax; k += ACC_K_STEP) {
         size_t n = (size_t)1 << k, m = n * (size_t)seeds;
@@ -60,13 +61,42 @@ static sl_status measure(report_section *s, report_table *t, series_data *d, int
         d->n[d->count] = (double)n;
         d->max_eta[d->count] = stats.max_eta;
         d->depth[d->count++] = (double)depth;
-        if (report_cell(t, "%s", d->algo->name) || report_cell(t, "%s", verify_backend_name(d->backend)) ||
-            report_cell(t, "%zu", n) || report_cell(t, "%d", seeds) || report_cell(t, "%.4g", stats.max_eta) ||
-            report_cell(t, "%.4g", stats.rms_eta) || report_cell(t, "%.4g", stats.max_ulps) ||
-            report_cell(t, "%zu", depth) || report_cell(t, "%s", within ? "yes" : "FAIL"))
-            return SL_ERR_NOMEM;
+        for (int copy = 0; copy < (k + ACC_K_STEP > kmax ? 2 : 1); copy++) {
+            report_table *t = copy ? top : all;
+            if (report_cell(t, "%s", d->algo->name) || report_cell(t, "%s", verify_backend_name(d->backend)) ||
+                report_cell(t, "%zu", n) || report_cell(t, "%d", seeds) || report_cell(t, "%.4g", stats.max_eta) ||
+                report_cell(t, "%.4g", stats.rms_eta) || report_cell(t, "%.4g", stats.max_ulps) ||
+                report_cell(t, "%zu", depth) || report_cell(t, "%s", within ? "yes" : "FAIL"))
+                return SL_ERR_NOMEM;
+        }
     }
     return SL_OK;
+}
+
+/* The plot's series: every measurement, then one bound curve per distinct
+ * depth sequence, in the colour of the first algorithm that has it. */
+static size_t report_bound_series(const series_data *d, size_t nd, plot_series *ser, char (*labels)[128])
+{
+    size_t m = 0;
+    for (size_t i = 0; i < nd; i++)
+        ser[m++] = (plot_series){d[i].label, d[i].n, d[i].max_eta, d[i].count, NULL, PLOT_LINESPOINTS, (int)i};
+    for (size_t i = 0; i < nd; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = d[j].count == d[i].count && memcmp(d[j].depth, d[i].depth, d[i].count * sizeof d[i].depth[0]) == 0;
+        if (seen)
+            continue;
+        size_t others = 0;
+        for (size_t j = i + 1; j < nd; j++)
+            others += d[j].count == d[i].count &&
+                      memcmp(d[j].depth, d[i].depth, d[i].count * sizeof d[i].depth[0]) == 0;
+        if (others)
+            snprintf(labels[i], sizeof labels[i], "D: %s and %zu more", d[i].algo->name, others);
+        else
+            snprintf(labels[i], sizeof labels[i], "D: %s", d[i].algo->name);
+        ser[m++] = (plot_series){labels[i], d[i].n, d[i].depth, d[i].count, NULL, PLOT_DASHED, (int)i};
+    }
+    return m;
 }
 
 sl_status report_run_accuracy(report_section *s)
@@ -82,14 +112,17 @@ sl_status report_run_accuracy(report_section *s)
                    "prefixes and inputs is shown. An addition tree of depth D guarantees eta <= D (to first "
                    "order, plus one for rounding the reference); the typical error grows like sqrt(D).",
                 seeds, seeds == 1 ? "" : "s");
-    report_table *t = report_table_add(s, "accuracy", "Float error (f32 add, uniform [0, 1)) against n", cols, 9);
-    if (!t)
+    char caption[160];
+    snprintf(caption, sizeof caption, "Float error (f32 add, uniform [0, 1)) at n = %zu", (size_t)1 << kmax);
+    report_table *top = report_table_add(s, "accuracy", caption, cols, 9);
+    report_table *all = report_table_add(s, "accuracy-sizes", "Float error at every n", cols, 9);
+    if (!top || !all)
         return report_fail(s, SL_ERR_NOMEM, "out of memory");
+    all->data_only = true;
     series_data *d = calloc(ACC_MAX_SERIES, sizeof *d);
     plot_series *ser = calloc(2 * ACC_MAX_SERIES, sizeof *ser);
     char (*bound_labels)[128] = calloc(ACC_MAX_SERIES, sizeof *bound_labels);
-    sl_depth_fn drawn[ACC_MAX_SERIES];
-    size_t nd = 0, m = 0, ndrawn = 0;
+    size_t nd = 0, m = 0;
     sl_status st = d && ser && bound_labels ? SL_OK : SL_ERR_NOMEM;
     for (size_t i = 0; i < verify_algo_count && st == SL_OK; i++)
         for (int b = 0; b < SL_BACKEND_COUNT && st == SL_OK && nd < ACC_MAX_SERIES; b++) {
@@ -99,33 +132,23 @@ sl_status report_run_accuracy(report_section *s)
             series_data *sd = &d[nd];
             *sd = (series_data){.algo = a, .backend = (sl_backend)b};
             snprintf(sd->label, sizeof sd->label, "%s (%s)", a->name, verify_backend_name((sl_backend)b));
-            st = measure(s, t, sd, kmax, seeds);
+            st = measure(s, top, all, sd, kmax, seeds);
             if (verify_status_is_skip(st)) {
                 st = SL_OK;
                 continue;
             }
             if (st != SL_OK)
                 break;
-            ser[m++] = (plot_series){sd->label, sd->n, sd->max_eta, sd->count, NULL, PLOT_LINESPOINTS, (int)nd};
-            /* one bound curve per depth function: algorithms sharing one
-             * share the curve */
-            size_t j = 0;
-            while (j < ndrawn && drawn[j] != a->depth)
-                j++;
-            if (j == ndrawn) {
-                drawn[ndrawn++] = a->depth;
-                snprintf(bound_labels[j], sizeof bound_labels[j], "bound D (%s)",
-                         a->depth ? a->name : "sequential order");
-                ser[m++] = (plot_series){bound_labels[j], sd->n, sd->depth, sd->count, NULL, PLOT_DASHED, (int)nd};
-            }
             nd++;
         }
     if (st == SL_OK && nd) {
+        m = report_bound_series(d, nd, ser, bound_labels);
         plot_spec p = {"Float error against n (f32 add, uniform [0, 1))", "n (elements)",
                        "max eta = |error| / (u sum|x|)", true, true, 0, 0, ser, m};
         report_plot(s, "accuracy", "Largest eta against n on log-log axes for every algorithm and backend "
                     "(points), with the worst-case bound D of each addition-tree depth (dashed, in the colour "
-                    "of the first algorithm with that depth).", &p);
+                    "of the first algorithm with that depth). A zero error has no place on the logarithmic axis: "
+                    "an algorithm exact at every n (such as compensated summation here) is in the table only.", &p);
     }
     free(d);
     free(ser);

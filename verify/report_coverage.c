@@ -40,12 +40,8 @@ sl_status report_run_coverage(report_section *s)
         return report_fail(s, SL_ERR_IO, "cannot resolve %s", s->ctx->dir);
     char rel[2 * PATH_MAX];
     relative_path(from, target, rel, sizeof rel);
-    static const report_col cols[] = {{"report", "coverage report"}, {"path", "relative to this page"}};
-    report_table *t = report_table_add(s, "coverage", "Line and branch coverage of the test suite "
-                                       "(gcovr, made by coverage/run.sh)", cols, 2);
-    if (!t || report_cell(t, "%s", target) || report_cell(t, "%s", rel))
+    if (report_link(s, "The line and branch coverage of the test suite (gcovr, made by coverage/run.sh from "
+                       "the repository root) is at", rel) != SL_OK)
         return report_fail(s, SL_ERR_NOMEM, "out of memory");
-    report_text(s, "The coverage report of the test suite is at %s (open %s from this page's folder).",
-                target, rel);
     return SL_OK;
 }

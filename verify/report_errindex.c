@@ -16,11 +16,12 @@
 #define ERRIDX_N ((size_t)1 << 12)
 #define ERRIDX_N_QUICK ((size_t)1 << 10)
 #define ERRIDX_BINS 128
-#define ERRIDX_MAX_SERIES 24
+#define ERRIDX_MAX_SERIES 64
 #define ERRIDX_TYPE SL_F32
 
 typedef struct {
-    char label[96], bound[96];
+    const verify_algo *algo;
+    char label[96], bound[128];
     double x[ERRIDX_BINS], eta[ERRIDX_BINS], depth[ERRIDX_BINS];
 } series_data;
 
@@ -67,6 +68,31 @@ static void envelope(const verify_algo *a, size_t n, const double *eta, series_d
     }
 }
 
+/* Every measurement, then one bound curve per distinct D(i). */
+static size_t bound_series(series_data *d, size_t nd, plot_series *ser)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < nd; i++)
+        ser[m++] = (plot_series){d[i].label, d[i].x, d[i].eta, ERRIDX_BINS, NULL, PLOT_LINES, (int)i};
+    for (size_t i = 0; i < nd; i++) {
+        bool seen = false;
+        size_t others = 0;
+        for (size_t j = 0; j < nd; j++) {
+            bool same = memcmp(d[j].depth, d[i].depth, sizeof d[i].depth) == 0;
+            seen |= j < i && same;
+            others += j > i && same;
+        }
+        if (seen)
+            continue;
+        if (others)
+            snprintf(d[i].bound, sizeof d[i].bound, "D(i): %s and %zu more", d[i].algo->name, others);
+        else
+            snprintf(d[i].bound, sizeof d[i].bound, "D(i): %s", d[i].algo->name);
+        ser[m++] = (plot_series){d[i].bound, d[i].x, d[i].depth, ERRIDX_BINS, NULL, PLOT_DASHED, (int)i};
+    }
+    return m;
+}
+
 sl_status report_run_errindex(report_section *s)
 {
     static const report_col sum_cols[] = {
@@ -93,8 +119,7 @@ sl_status report_run_errindex(report_section *s)
     series_data *d = calloc(ERRIDX_MAX_SERIES, sizeof *d);
     plot_series *ser = calloc(2 * ERRIDX_MAX_SERIES, sizeof *ser);
     double *ulps = malloc(n * sizeof *ulps), *eta = malloc(n * sizeof *eta);
-    sl_depth_fn drawn[ERRIDX_MAX_SERIES];
-    size_t nd = 0, m = 0, ndrawn = 0;
+    size_t nd = 0, m = 0;
     if (!d || !ser || !ulps || !eta)
         st = SL_ERR_NOMEM;
     for (size_t i = 0; i < verify_algo_count && st == SL_OK; i++)
@@ -110,21 +135,14 @@ sl_status report_run_errindex(report_section *s)
             if (st != SL_OK)
                 break;
             series_data *sd = &d[nd];
+            sd->algo = a;
             snprintf(sd->label, sizeof sd->label, "%s (%s)", a->name, verify_backend_name((sl_backend)b));
             envelope(a, n, eta, sd);
             st = add_rows(sum, all, a, (sl_backend)b, n, ulps, eta);
-            ser[m++] = (plot_series){sd->label, sd->x, sd->eta, ERRIDX_BINS, NULL, PLOT_LINESPOINTS, (int)nd};
-            size_t j = 0;
-            while (j < ndrawn && drawn[j] != a->depth)
-                j++;
-            if (j == ndrawn) {
-                drawn[ndrawn++] = a->depth;
-                snprintf(sd->bound, sizeof sd->bound, "bound D(i) (%s)", a->depth ? a->name : "sequential order");
-                ser[m++] = (plot_series){sd->bound, sd->x, sd->depth, ERRIDX_BINS, NULL, PLOT_DASHED, (int)nd};
-            }
             nd++;
         }
     if (st == SL_OK && nd) {
+        m = bound_series(d, nd, ser);
         char title[128];
         snprintf(title, sizeof title, "Float error against index (f32 add, n = %zu)", n);
         plot_spec p = {title, "index i", "max eta per bin of indices", false, true, 0, (double)n, ser, m};

@@ -13,7 +13,7 @@
 #define WORK_K_MIN 5
 #define WORK_K_MAX 11
 #define WORK_K_MAX_QUICK 8
-#define WORK_MAX_SERIES 16
+#define WORK_MAX_SERIES 64
 
 /* The closed forms for one block of n = 2^k elements, drawn for every
  * algorithm of the table with one of these names. */
@@ -64,7 +64,7 @@ static sl_status draw(report_section *s, series_data *d, size_t nd, bool steps, 
         const closed_form *f = form_of(d[i].algo->name);
         if (f) {
             snprintf(labels[m], sizeof labels[m], "%s", steps ? f->steps_text : f->work_text);
-            ser[m] = (plot_series){labels[m], NULL, NULL, 0, steps ? f->steps_expr : f->work_expr, PLOT_DASHED,
+            ser[m] = (plot_series){labels[m], NULL, NULL, 0, steps ? f->steps_expr : f->work_expr, PLOT_BAND,
                                    (int)i};
             m++;
         }
@@ -75,10 +75,10 @@ static sl_status draw(report_section *s, series_data *d, size_t nd, bool steps, 
                    true, !steps, (double)((size_t)1 << WORK_K_MIN), nmax, ser, m};
     return steps ? report_plot(s, "work-steps",
                                "Steps against n: measured in the simulator (points) and the closed form "
-                               "(dashed, same colour) where the algorithm has a textbook one.", &p)
+                               "(broad pale line, same colour) where the algorithm has a textbook one.", &p)
                  : report_plot(s, "work-work",
                                "Work against n on log-log axes: measured in the simulator (points) and the "
-                               "closed form (dashed, same colour).", &p);
+                               "closed form (broad pale line, same colour) where the algorithm has a textbook one.", &p);
 }
 
 sl_status report_run_work(report_section *s)
@@ -97,9 +97,13 @@ sl_status report_run_work(report_section *s)
                    "those of the textbook algorithms: Kogge-Stone n log2 n - (n - 1) and log2 n; "
                    "Brent-Kung 2n - 2 - log2 n and 2 log2 n - 1; Blelloch 2(n - 1) and 2 log2 n.",
                 WORK_K_MIN, kmax);
-    report_table *t = report_table_add(s, "work", "Work, steps and barriers of one block (simulated)", cols, 10);
-    if (!t)
+    char caption[160];
+    snprintf(caption, sizeof caption, "Work, steps and barriers of one block of n = %zu (simulated)", (size_t)1 << kmax);
+    report_table *top = report_table_add(s, "work", caption, cols, 10);
+    report_table *all = report_table_add(s, "work-sizes", "Work, steps and barriers at every n", cols, 10);
+    if (!top || !all)
         return report_fail(s, SL_ERR_NOMEM, "out of memory");
+    all->data_only = true;
     series_data d[WORK_MAX_SERIES];
     size_t nd = 0;
     for (size_t i = 0; i < verify_algo_count; i++) {
@@ -128,13 +132,17 @@ sl_status report_run_work(report_section *s)
                 snprintf(wf, sizeof wf, "%.0f", f->work((double)n));
                 snprintf(sf, sizeof sf, "%.0f", f->steps((double)n));
             }
-            bool bad = report_cell(t, "%s", a->name) || report_cell(t, "%zu", n) ||
+            bool bad = false;
+            for (int copy = 0; copy < (k == kmax ? 2 : 1); copy++) {
+                report_table *t = copy ? top : all;
+                bad |= report_cell(t, "%s", a->name) || report_cell(t, "%zu", n) ||
                        (block ? report_cell(t, "%d", block) : report_cell(t, "%s", "default")) ||
                        report_cell(t, "%llu", (unsigned long long)ms.blocks) ||
                        report_cell(t, "%llu", (unsigned long long)ms.launches) ||
                        report_cell(t, "%llu", (unsigned long long)ms.work) || report_cell(t, "%s", wf) ||
                        report_cell(t, "%llu", (unsigned long long)ms.steps) || report_cell(t, "%s", sf) ||
                        report_cell(t, "%llu", (unsigned long long)ms.barriers);
+            }
             model_stats_free(&ms);
             if (bad)
                 return report_fail(s, SL_ERR_NOMEM, "out of memory");

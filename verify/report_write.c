@@ -231,6 +231,14 @@ static void html_section(FILE *f, const report_ctx *ctx, const report_section *s
             fputs("<p>", f);
             html_escape(f, it->text);
             fputs("</p>\n", f);
+        } else if (it->kind == REPORT_ITEM_LINK) {
+            fputs("<p>", f);
+            html_escape(f, it->text);
+            fputs(" <a href=\"", f);
+            html_escape(f, it->href);
+            fputs("\">", f);
+            html_escape(f, it->href);
+            fputs("</a>.</p>\n", f);
         } else if (it->kind == REPORT_ITEM_TABLE) {
             html_table(f, it->table);
         } else {
@@ -334,6 +342,8 @@ static sl_status write_md(const report_ctx *ctx, const report_section *secs, siz
             const report_item *it = &s->items[k];
             if (it->kind == REPORT_ITEM_TEXT)
                 fprintf(f, "%s\n\n", it->text);
+            else if (it->kind == REPORT_ITEM_LINK)
+                fprintf(f, "%s [%s](%s).\n\n", it->text, it->href, it->href);
             else if (it->kind == REPORT_ITEM_TABLE)
                 md_table(f, it->table);
             else if (it->figure->drawn)

@@ -10,7 +10,7 @@
  *   3. an add-back kernel combines sums[b - 1] into every element of
  *      section b (b >= 1).
  * Global traffic: n reads + n writes (1), n - B reads + n - B writes (3),
- * plus O(n / B) for the sums: about 4n.
+ * plus O(n / B) for the sums: about 4n elements.
  *
  * Template: compiled once per (T, TN, OPN) through cuda/inst_all.h. */
 #include "cuda/device/device_common.h"
@@ -34,13 +34,20 @@ SL_GLOBAL SL_KN(hier_scan)(const T *in, T *out, T *sums, size_t n, int shift)
 SL_DEFINE_LAUNCH(SL_KN(hier_scan), (const T *, in), (T *, out), (T *, sums), (size_t, n), (int, shift))
 
 /* Phase 3: combines the scanned total of the sections before section b
- * into every element of section b; block 0 has nothing to add. */
+ * into every element of section b; block 0 has nothing to add. Thread 0
+ * reads the carry once and shares it, so the block reads one element of
+ * sums[] rather than one per thread. */
 SL_GLOBAL SL_KN(hier_add)(T *out, const T *sums, size_t n)
 {
+    SHARED(T, carry, 1);
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (blockIdx.x == 0 || i >= n)
+    if (blockIdx.x == 0)
         return;
-    ST(out, i, OP(LD(sums, blockIdx.x - 1), LD(out, i)));
+    if (threadIdx.x == 0)
+        ST(carry, 0, LD(sums, blockIdx.x - 1));
+    SYNCTHREADS();
+    if (i < n)
+        ST(out, i, OP(LD(carry, 0), LD(out, i)));
 }
 SL_DEFINE_LAUNCH(SL_KN(hier_add), (T *, out), (const T *, sums), (size_t, n))
 

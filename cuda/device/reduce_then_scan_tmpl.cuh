@@ -30,20 +30,24 @@ SL_DEFINE_LAUNCH(SL_KN(rts_reduce), (const T *, in), (T *, sums), (size_t, n), (
 SL_GLOBAL SL_KN(rts_scan)(const T *in, T *out, const T *sums, size_t n, int shift)
 {
     SHARED(T, warp_sums, SL_MAX_BLOCK_THREADS / SL_WARP_SIZE);
+    SHARED(T, carry, 1);
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    /* thread 0 fetches the carry; the block scan's barriers publish it */
+    if (blockIdx.x > 0 && threadIdx.x == 0)
+        ST(carry, 0, LD(sums, blockIdx.x - 1));
     T total;
     T x = SL_KN(block_iscan)(SL_KN(load_shifted)(in, i, n, shift), warp_sums, &total);
     if (i >= n)
         return;
     if (blockIdx.x > 0)
-        x = OP(LD(sums, blockIdx.x - 1), x);
+        x = OP(LD(carry, 0), x);
     ST(out, i, x);
 }
 SL_DEFINE_LAUNCH(SL_KN(rts_scan), (const T *, in), (T *, out), (const T *, sums), (size_t, n), (int, shift))
 
 /* The device-level scan of d_in[0..n) into d_out; d_in may equal d_out
- * (the sums are scanned in place) when shift = 0 and n fits one tile or
- * d_in is read only by phases 1 and 3 of the same block. */
+ * when shift = 0 (every element is read and written by one thread), which
+ * is how the sums are scanned in place. */
 static sl_status SL_KN(rts_device)(const T *d_in, T *d_out, size_t n, int shift, unsigned block)
 {
     const size_t blocks = sl_dev_tiles(n, block);

@@ -38,14 +38,21 @@ SL_DEFINE_LAUNCH(SL_KN(tl_reduce), (const T *, in), (T *, totals), (size_t, n), 
 SL_GLOBAL SL_KN(tl_scan)(const T *in, T *out, const T *totals, size_t n, int shift, size_t range_len)
 {
     SHARED(T, warp_sums, SL_MAX_BLOCK_THREADS / SL_WARP_SIZE);
+    SHARED(T, range_carry, 1);
     const size_t lo = (size_t)blockIdx.x * range_len;
     const size_t hi = lo + range_len < n ? lo + range_len : n;
     int has_carry = blockIdx.x > 0;
-    T carry = has_carry ? LD(totals, blockIdx.x - 1) : IDENTITY();
+    /* thread 0 fetches the range's carry; the first block scan's barriers
+     * publish it */
+    if (has_carry && threadIdx.x == 0)
+        ST(range_carry, 0, LD(totals, blockIdx.x - 1));
+    T carry = IDENTITY();
     for (size_t base = lo; base < hi; base += blockDim.x) {
         const size_t i = base + threadIdx.x;
         T total;
         T x = SL_KN(block_iscan)(SL_KN(load_shifted)(in, i, hi, shift), warp_sums, &total);
+        if (base == lo && has_carry)
+            carry = LD(range_carry, 0);
         if (has_carry)
             x = OP(carry, x);
         if (i < hi)

@@ -1,0 +1,392 @@
+/* 'scanlab report' through the executable (its path is argv[1]): the quick
+ * report is complete and consistent, bad usage exits 2, a failed section
+ * leaves no completed directory, and a missing gnuplot is only a note. */
+#include <dirent.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "verify/algos.h"
+#include "verify/report.h"
+
+static const char *scanlab;
+static char seed_arg[32];
+static char workdir[] = "/tmp/scanlab-report-test-XXXXXX";
+
+enum { MAX_ARGS = 16, MAX_FILE = 1 << 24 };
+
+/* The whole file, NUL-terminated, or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(MAX_FILE + 1);
+    size_t n = buf ? fread(buf, 1, MAX_FILE, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+/* Run scanlab with args (NULL-terminated) and the environment variable
+ * env_name=env_value (when not NULL); stderr goes to *err. Returns the
+ * exit status. */
+static int run(const char *const *args, const char *env_name, const char *env_value, char **err)
+{
+    char *argv[MAX_ARGS + 2];
+    int argc = 0;
+    argv[argc++] = (char *)scanlab;
+    for (; args[argc - 1] && argc <= MAX_ARGS; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    argv[argc] = NULL;
+    char errp[64];
+    snprintf(errp, sizeof errp, "%s/stderr", workdir);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *e = freopen(errp, "w", stderr);
+        FILE *o = freopen("/dev/null", "w", stdout);
+        if (!e || !o || chdir(workdir) != 0)
+            _exit(127);
+        if (env_name)
+            setenv(env_name, env_value, 1);
+        execv(scanlab, argv);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    char *text = slurp(errp);
+    assert_non_null(text);
+    if (err)
+        *err = text;
+    else
+        free(text);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static void path_in(char *buf, size_t size, const char *dir, const char *file)
+{
+    snprintf(buf, size, "%s/%s/%s", workdir, dir, file);
+}
+
+static bool exists(const char *dir, const char *file)
+{
+    char p[512];
+    path_in(p, sizeof p, dir, file);
+    struct stat sb;
+    return stat(p, &sb) == 0 && sb.st_size > 0;
+}
+
+static char *read_in(const char *dir, const char *file)
+{
+    char p[512];
+    path_in(p, sizeof p, dir, file);
+    char *s = slurp(p);
+    if (!s)
+        fail_msg("%s/%s is missing", dir, file);
+    return s;
+}
+
+/* The first line of dir/<table>.csv equals header. */
+static void check_header(const char *dir, const char *table, const char *header)
+{
+    char file[128];
+    snprintf(file, sizeof file, "%s.csv", table);
+    char *s = read_in(dir, file);
+    size_t len = strcspn(s, "\n");
+    if (len != strlen(header) || strncmp(s, header, len) != 0)
+        fail_msg("%s: header '%.*s', expected '%s'", file, (int)len, s, header);
+    free(s);
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* Remove dir (a report written by the tests: files and src/ only). */
+static void remove_report(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/%s'", workdir, dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static bool gnuplot_on_path(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* The brent-kung rows of work.csv that ran as one block match the closed
+ * forms 2n - 2 - log2 n and 2 log2 n - 1 (computed here). */
+static void check_brent_kung_counts(const char *csv)
+{
+    char *copy = strdup(csv);
+    size_t checked = 0;
+    for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char name[64];
+        unsigned long long n, blocks, launches, work, steps;
+        char block[32];
+        if (sscanf(line, "%63[^,],%llu,%31[^,],%llu,%llu,%llu,%*[^,],%llu", name, &n, block, &blocks, &launches,
+                   &work, &steps) != 7 || strcmp(name, "brent-kung") || blocks != 1)
+            continue;
+        unsigned long long lg = (unsigned long long)llround(log2((double)n));
+        assert_int_equal(work, 2 * n - 2 - lg);
+        assert_int_equal(steps, 2 * lg - 1);
+        checked++;
+    }
+    free(copy);
+    if (verify_find_algo("brent-kung", false))
+        assert_true(checked > 0);
+}
+
+static void test_quick_report(void **state)
+{
+    (void)state;
+    const char *args[] = {"report", "--quick", "-o", "out", seed_arg, NULL};
+    char *err;
+    int rc = run(args, NULL, NULL, &err);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, err);
+    free(err);
+    assert_true(exists("out", "index.html"));
+    assert_true(exists("out", "report.md"));
+    assert_true(exists("out", ".scanlab-report"));
+    char *html = read_in("out", "index.html"), *md = read_in("out", "report.md");
+    for (size_t i = 0; i < report_section_count; i++) {
+        if (!strstr(html, report_sections[i].title))
+            fail_msg("index.html lacks the section title '%s'", report_sections[i].title);
+        if (!strstr(md, report_sections[i].title))
+            fail_msg("report.md lacks the section title '%s'", report_sections[i].title);
+    }
+    assert_null(strstr(html, "INCOMPLETE"));
+    assert_null(strstr(md, "INCOMPLETE"));
+    assert_non_null(strstr(html, "</html>"));
+    free(html);
+    free(md);
+
+    check_header("out", "catalogue", "algorithm,kind,backends,summary");
+    check_header("out", "verify", "algorithm,backend,groups,cases,pass,skip,fail,max_eta,verdict,first_failure");
+    check_header("out", "verify-groups",
+                 "algorithm,backend,type,op,kind,cases,pass,skip,fail,max_eta,verdict,first_failure");
+    check_header("out", "work", "algorithm,n,block,blocks,launches,work,work_closed_form,steps,steps_closed_form,"
+                                "barriers");
+    check_header("out", "work-sizes", "algorithm,n,block,blocks,launches,work,work_closed_form,steps,"
+                                      "steps_closed_form,barriers");
+    check_header("out", "banks-sizes", "algorithm,type,n,shared_accesses,wavefronts,bank_conflicts,"
+                                       "conflicts_per_access");
+    check_header("out", "accuracy-sizes", "algorithm,backend,n,seeds,max_eta,rms_eta,max_ulps,depth_bound,"
+                                          "within_bound");
+    check_header("out", "banks", "algorithm,type,n,shared_accesses,wavefronts,bank_conflicts,conflicts_per_access");
+    check_header("out", "accuracy", "algorithm,backend,n,seeds,max_eta,rms_eta,max_ulps,depth_bound,within_bound");
+    check_header("out", "errindex", "algorithm,backend,n,max_eta,median_eta,max_ulps,median_ulps,depth_bound");
+    check_header("out", "errindex-per-index", "algorithm,backend,index,ulps,eta,depth");
+
+    /* one catalogue row per algorithm of the table */
+    char *cat = read_in("out", "catalogue.csv");
+    assert_int_equal(count_lines(cat), verify_algo_count + 1);
+    free(cat);
+    /* the simulator's counts against the closed forms */
+    char *work = read_in("out", "work-sizes.csv");
+    check_brent_kung_counts(work);
+    free(work);
+    /* every float error within its depth bound, and nothing failed */
+    char *acc = read_in("out", "accuracy-sizes.csv");
+    assert_null(strstr(acc, "FAIL"));
+    assert_true(count_lines(acc) > 1);
+    free(acc);
+    char *ver = read_in("out", "verify.csv");
+    assert_null(strstr(ver, ",FAIL,"));
+    free(ver);
+    char *json = read_in("out", "verify.json");
+    assert_true(json[0] == '{' && strstr(json, "\"rows\":[") != NULL);
+    free(json);
+    if (gnuplot_on_path()) {
+        static const char *const svgs[] = {"work-work.svg", "work-steps.svg", "banks.svg", "accuracy.svg",
+                                           "errindex.svg"};
+        for (size_t i = 0; i < sizeof svgs / sizeof svgs[0]; i++) {
+            char *svg = read_in("out", svgs[i]);
+            assert_non_null(strstr(svg, "<svg"));
+            assert_non_null(strstr(svg, "</svg>"));
+            free(svg);
+        }
+    }
+    /* a second run replaces the earlier report */
+    char *err2;
+    rc = run(args, NULL, NULL, &err2);
+    if (rc != 0)
+        fail_msg("second run: exit %d: %s", rc, err2);
+    free(err2);
+    assert_true(exists("out", "index.html"));
+    remove_report("out");
+}
+
+/* No entry of workdir starts with prefix. */
+static bool no_entry_with_prefix(const char *prefix, char *found, size_t size)
+{
+    DIR *d = opendir(workdir);
+    assert_non_null(d);
+    bool none = true;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+            snprintf(found, size, "%s", e->d_name);
+            none = false;
+        }
+    closedir(d);
+    return none;
+}
+
+static void test_forced_failure(void **state)
+{
+    (void)state;
+    const char *args[] = {"report", "--quick", "-o", "failed", seed_arg, NULL};
+    char *err;
+    assert_int_equal(run(args, "SCANLAB_REPORT_FAIL", "banks", &err), 1);
+    assert_non_null(strstr(err, "section banks failed"));
+    free(err);
+    struct stat sb;
+    char p[512];
+    snprintf(p, sizeof p, "%s/failed", workdir);
+    assert_int_not_equal(stat(p, &sb), 0); /* no completed directory */
+    char tmp[256];
+    assert_false(no_entry_with_prefix("failed.tmp-", tmp, sizeof tmp));
+    char *html = read_in(tmp, "index.html"), *md = read_in(tmp, "report.md");
+    assert_non_null(strstr(html, "INCOMPLETE: section banks failed"));
+    assert_non_null(strstr(md, "INCOMPLETE: section banks failed"));
+    assert_false(exists(tmp, ".scanlab-report"));
+    free(html);
+    free(md);
+    remove_report(tmp);
+}
+
+static void test_without_gnuplot(void **state)
+{
+    (void)state;
+    const char *args[] = {"report", "--quick", "-o", "plain", seed_arg, NULL};
+    /* a coverage report where coverage/run.sh puts it, relative to the
+     * working directory: the page links to it */
+    char cov[512];
+    snprintf(cov, sizeof cov, "mkdir -p '%s/build-coverage/coverage' && echo '<html></html>' > "
+             "'%s/build-coverage/coverage/index.html'", workdir, workdir);
+    assert_int_equal(system(cov), 0);
+    char *err;
+    int rc = run(args, "PATH", "/nonexistent", &err);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, err);
+    assert_non_null(strstr(err, "gnuplot not found"));
+    free(err);
+    char *html = read_in("plain", "index.html");
+    assert_non_null(strstr(html, "gnuplot was not found"));
+    assert_null(strstr(html, "INCOMPLETE"));
+    assert_null(strstr(html, ".svg\""));
+    assert_non_null(strstr(html, "<a href=\"../build-coverage/coverage/index.html\">"));
+    free(html);
+    remove_report("build-coverage");
+    assert_false(exists("plain", "accuracy.svg"));
+    remove_report("plain");
+}
+
+static void test_bad_usage(void **state)
+{
+    (void)state;
+    char *err;
+    const char *unknown[] = {"report", "--frobnicate", NULL};
+    assert_int_equal(run(unknown, NULL, NULL, &err), 2);
+    assert_non_null(strstr(err, "unknown option"));
+    free(err);
+    const char *extra[] = {"report", "stray", NULL};
+    assert_int_equal(run(extra, NULL, NULL, NULL), 2);
+    const char *noval[] = {"report", "-o", NULL};
+    assert_int_equal(run(noval, NULL, NULL, NULL), 2);
+    const char *badseed[] = {"report", "--seed", "x1", NULL};
+    assert_int_equal(run(badseed, NULL, NULL, NULL), 2);
+    /* unwritable: the parent does not exist */
+    const char *nodir[] = {"report", "--quick", "-o", "/nonexistent-dir/sub/report", NULL};
+    assert_int_equal(run(nodir, NULL, NULL, &err), 2);
+    assert_non_null(strstr(err, "cannot write"));
+    free(err);
+    /* a directory that is not a report is never replaced */
+    char keep[512];
+    snprintf(keep, sizeof keep, "%s/keep", workdir);
+    assert_int_equal(mkdir(keep, 0755), 0);
+    char file[600];
+    snprintf(file, sizeof file, "%s/precious.txt", keep);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("keep me\n", f);
+    fclose(f);
+    const char *notreport[] = {"report", "--quick", "-o", "keep", NULL};
+    assert_int_equal(run(notreport, NULL, NULL, &err), 2);
+    assert_non_null(strstr(err, "not a scanlab report"));
+    free(err);
+    assert_true(exists("keep", "precious.txt"));
+    char tmp[256];
+    assert_true(no_entry_with_prefix("keep.tmp-", tmp, sizeof tmp));
+    remove_report("keep");
+    /* a file in the way */
+    snprintf(file, sizeof file, "%s/afile", workdir);
+    f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    const char *isfile[] = {"report", "-o", "afile", NULL};
+    assert_int_equal(run(isfile, NULL, NULL, NULL), 2);
+    unlink(file);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    const char *args[] = {"report", "--help", NULL};
+    assert_int_equal(run(args, NULL, NULL, NULL), 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s path/to/scanlab\n", argv[0]);
+        return 2;
+    }
+    static char exe[4096];
+    if (!realpath(argv[1], exe)) {
+        perror(argv[1]);
+        return 1;
+    }
+    scanlab = exe; /* the runs change directory */
+    const char *env = getenv("SCANLAB_SEED");
+    uint64_t seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+    printf("# seed %" PRIu64 " (set SCANLAB_SEED to replay)\n", seed);
+    snprintf(seed_arg, sizeof seed_arg, "--seed=%" PRIu64, seed);
+    if (!mkdtemp(workdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_bad_usage),
+        cmocka_unit_test(test_quick_report),
+        cmocka_unit_test(test_forced_failure),
+        cmocka_unit_test(test_without_gnuplot),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    char stderr_path[64];
+    snprintf(stderr_path, sizeof stderr_path, "%s/stderr", workdir);
+    unlink(stderr_path);
+    rmdir(workdir);
+    return failed;
+}
