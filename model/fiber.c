@@ -2,23 +2,26 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
-/* Simulated threads run short kernels and touch little stack. Stacks are
- * carved from 2 MiB slabs backed by huge pages where the kernel allows:
- * a block's thousand fibers then share a few TLB entries instead of a
- * thousand (page walks dominate the switch otherwise, above all under a
- * hypervisor). The sanitizers need deeper stacks. */
+/* Simulated threads run short kernels and touch little stack: 16 KiB each
+ * (docs/dialect.md). Stacks are carved from 2 MiB slabs backed by huge
+ * pages where the kernel allows: a block's thousand fibers then share 8
+ * TLB entries instead of a thousand (page walks dominate the switch
+ * otherwise, above all under a hypervisor). The sanitizers need deeper
+ * stacks. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
 #define FIBER_STACK_BYTES ((size_t)256 * 1024)
 #else
 #define FIBER_STACK_BYTES ((size_t)16 * 1024)
 #endif
 #define FIBER_SLAB_BYTES ((size_t)2 * 1024 * 1024)
+/* Written at the lowest address of each stack: a thread that ran past its
+ * stack overwrote it (and the top of the fiber below). */
+#define FIBER_CANARY UINT64_C(0x5ca71ab57ac4ca4a)
 #define FIBER_LINE 64
-#define FIBER_PAGE 4096
-#define FIBER_COLORS_LINE 64
-#define FIBER_COLORS_PAGE 4
+#define FIBER_COLORS 32
 #define FIBER_PREFETCH_LINES 6
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -106,13 +109,22 @@ model_fiber *model_fiber_new(void)
     f->stack = slab;
     slab += FIBER_STACK_BYTES;
     slab_left -= FIBER_STACK_BYTES;
-    /* Stack tops at equal offsets of equal-sized mappings fall into the same
+    /* Stack tops at equal offsets of equal-sized stacks fall into the same
      * cache sets; thousands of fibers would evict each other at every
-     * switch. Stagger them over cache lines and pages. */
+     * switch. Stagger them over cache lines. */
     static unsigned count;
     unsigned k = count++;
-    f->color = (size_t)(k % FIBER_COLORS_LINE) * FIBER_LINE + (size_t)(k / FIBER_COLORS_LINE % FIBER_COLORS_PAGE) * FIBER_PAGE;
+    f->color = (size_t)(k % FIBER_COLORS) * FIBER_LINE;
+    const uint64_t canary = FIBER_CANARY;
+    memcpy(f->stack, &canary, sizeof canary);
     return f;
+}
+
+bool model_fiber_stack_intact(const model_fiber *f)
+{
+    uint64_t v;
+    memcpy(&v, f->stack, sizeof v);
+    return v == FIBER_CANARY;
 }
 
 void model_fiber_delete(model_fiber *f)
@@ -171,6 +183,8 @@ void model_fiber_reset(model_fiber *f, model_fiber_fn fn, void *arg)
     /* a launch stopped mid-kernel abandons frames on this stack */
     ASAN_UNPOISON_MEMORY_REGION(f->stack, FIBER_STACK_BYTES);
 #endif
+    const uint64_t canary = FIBER_CANARY;
+    memcpy(f->stack, &canary, sizeof canary);
     uintptr_t top = ((uintptr_t)f->stack + FIBER_STACK_BYTES - f->color) & ~(uintptr_t)15;
     /* popped by the switch: r15 r14 r13 r12 rbx rbp, then the return
      * address; sp is 8 mod 16 so that the entry's call is ABI-aligned. */
@@ -237,6 +251,8 @@ void model_fiber_reset(model_fiber *f, model_fiber_fn fn, void *arg)
 {
     f->fn = fn;
     f->arg = arg;
+    const uint64_t canary = FIBER_CANARY;
+    memcpy(f->stack, &canary, sizeof canary);
     getcontext(&f->ctx);
     f->ctx.uc_stack.ss_sp = f->stack;
     f->ctx.uc_stack.ss_size = FIBER_STACK_BYTES;

@@ -7,6 +7,7 @@
 #ifndef SCANLAB_MODEL_FIBER_H
 #define SCANLAB_MODEL_FIBER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "cuda/status.h"
 
@@ -16,6 +17,9 @@ typedef void (*model_fiber_fn)(void *arg);
 /* A stack for one fiber; reused across blocks. */
 model_fiber *model_fiber_new(void);
 void model_fiber_delete(model_fiber *f);
+/* Whether f's stack still holds the mark written below its lowest frame by
+ * model_fiber_reset (false: the thread overflowed its stack). */
+bool model_fiber_stack_intact(const model_fiber *f);
 /* Prepares f to run fn(arg) from the top of its stack on the next switch. */
 void model_fiber_reset(model_fiber *f, model_fiber_fn fn, void *arg);
 /* Runs f until it calls model_fiber_yield (or its function returns, which

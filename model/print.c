@@ -1,14 +1,22 @@
 /* A readable table of a run's counts, worst sites and findings. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
 #define WORST_SITES 5
 
+/* Most conflicts first; ties by file and line, so that the table does not
+ * depend on the order in which sites were first seen. */
 static int cmp_conflicts(const void *a, const void *b)
 {
     const model_site_stats *x = *(model_site_stats *const *)a, *y = *(model_site_stats *const *)b;
-    return x->bank_conflicts < y->bank_conflicts ? 1 : x->bank_conflicts > y->bank_conflicts ? -1 : 0;
+    if (x->bank_conflicts != y->bank_conflicts)
+        return x->bank_conflicts < y->bank_conflicts ? 1 : -1;
+    int c = strcmp(x->site->file, y->site->file);
+    if (c != 0)
+        return c;
+    return (x->site->line > y->site->line) - (x->site->line < y->site->line);
 }
 
 void model_print(FILE *f, const model_stats *s)

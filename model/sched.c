@@ -372,6 +372,17 @@ static mcrew *crew_acquire(unsigned nth)
     return c;
 }
 
+/* Whether every fiber's stack mark survived (checked after each launch:
+ * an overflow corrupts the neighbouring stack). */
+static bool crews_intact(void)
+{
+    for (const mcrew *c = free_crews; c; c = c->next)
+        for (unsigned i = 0; i < c->cap; i++)
+            if (!model_fiber_stack_intact(c->th[i].fiber))
+                return false;
+    return true;
+}
+
 static sl_status slot_prepare(mslot *sl, unsigned nth)
 {
     mblock *b = &sl->b;
@@ -749,6 +760,16 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     }
     for (unsigned i = 0; i < nres && i < nslots; i++)
         block_retire(&slots[i].b);
+    if (!crews_intact() && st == SL_OK) {
+        model_finding f;
+        memset(&f, 0, sizeof f);
+        f.kind = MODEL_FIND_LIMIT;
+        snprintf(f.text, sizeof f.text,
+                 "a simulated thread of %s overflowed its stack (large local arrays belong in shared memory)",
+                 name);
+        record_error(&f, SL_ERR_SIM);
+        st = SL_ERR_SIM;
+    }
     model_L.abort = false;
     return st;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "algos.h"
+#include "app_ref.h"
 #include "cli.h"
 #include "commands.h"
 #include "cpu/cpu.h"
@@ -243,7 +244,13 @@ int cmd_simulate(int argc, char **argv)
         return CLI_EXIT_USAGE;
 
     const size_t es = SL_TYPE_SIZE(type), count = al->kind == SL_KIND_SCAN ? n : 1;
-    void *in = malloc(n ? n * es : 1), *out = malloc(count * es + 1), *ref = malloc(count * es + 1);
+    /* applications: a count, then elements (cuda/apps/app_defs.h) */
+    const bool app = SL_KIND_IS_APP(al->kind);
+    const size_t app_bytes = app ? verify_app_out_bytes(al->kind, type, n, 0) : 0;
+    if (app && (app_bytes == 0 || op != SL_ADD))
+        return cli_usage_error("simulate: '%s' runs with --op add only, on n it can size", algo);
+    const size_t out_bytes = app ? app_bytes : count * es + 1;
+    void *in = malloc(n ? n * es : 1), *out = malloc(out_bytes), *ref = calloc(1, out_bytes);
     if (!in || !out || !ref) {
         free(in);
         free(out);
@@ -253,8 +260,9 @@ int cmd_simulate(int argc, char **argv)
     }
     sl_status st = verify_fill_input(type, op, verify_default_dist(type), seed, n, in);
     if (st == SL_OK)
-        st = al->kind == SL_KIND_SCAN ? cpu_scan_seq(type, op, exclusive, in, ref, n)
-                                      : cpu_reduce_seq(type, op, in, n, ref);
+        st = app ? verify_app_reference(al->kind, type, in, n, 0, ref)
+             : al->kind == SL_KIND_SCAN ? cpu_scan_seq(type, op, exclusive, in, ref, n)
+                                        : cpu_reduce_seq(type, op, in, n, ref);
     model_stats s;
     model_stats_init(&s);
     s.cfg.slots = (unsigned)slots;
@@ -266,7 +274,9 @@ int cmd_simulate(int argc, char **argv)
     if (st == SL_OK)
         st = al->run[SL_SIM](&a);
     size_t bad = 0, first_bad = 0;
-    if (st == SL_OK)
+    if (st == SL_OK && app)
+        bad = verify_app_mismatches(al->kind, type, n, ref, out, &first_bad);
+    else if (st == SL_OK)
         bad = check_result(&a, al, ref, count, &first_bad);
     if (json) {
         print_json(&a, algo, &s, bad, st);

@@ -116,3 +116,21 @@ SL_GLOBAL SL_KN(chain)(int32_t *flag)
 }
 SL_DEFINE_LAUNCH(SL_KN(chain), (int32_t *, flag))
 sl_status tk_chain(sl_launch cfg, int32_t *flag) { return SL_LAUNCH(chain)(cfg, flag); }
+
+SL_GLOBAL SL_KN(pattern)(float *out, int mode)
+{
+    SHARED(float, sh, 32 * 32);
+    const unsigned l = LANE_ID();
+    const unsigned word = mode == 0 ? (31 - l) * 2 : mode == 1 ? (l % 16) * 2 : (l % 16) * 32;
+    ST(out, 31 - l, LD(sh, word));
+}
+SL_DEFINE_LAUNCH(SL_KN(pattern), (float *, out), (int, mode))
+sl_status tk_pattern(sl_launch cfg, float *out, int mode) { return SL_LAUNCH(pattern)(cfg, out, mode); }
+
+SL_GLOBAL SL_KN(copy)(const int32_t *in, int32_t *out)
+{
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    ST(out, i, LD(in, i));
+}
+SL_DEFINE_LAUNCH(SL_KN(copy), (const int32_t *, in), (int32_t *, out))
+sl_status tk_copy(sl_launch cfg, const int32_t *in, int32_t *out) { return SL_LAUNCH(copy)(cfg, in, out); }

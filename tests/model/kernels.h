@@ -30,5 +30,11 @@ extern const int tk_oob_line;
 /* Chained blocks: block b spins (volatile) on flag[b - 1], then sets
  * flag[b]. */
 sl_status tk_chain(sl_launch cfg, int32_t *flag);
+/* Lanes in a scrambled order: lane l reads shared word (31 - l) * 2
+ * (mode 0), (l % 16) * 2 (mode 1) or (l % 16) * 32 (mode 2), and stores
+ * to out[31 - l]. */
+sl_status tk_pattern(sl_launch cfg, float *out, int mode);
+/* out[i] = in[i] for the grid-linear thread index i. */
+sl_status tk_copy(sl_launch cfg, const int32_t *in, int32_t *out);
 
 #endif

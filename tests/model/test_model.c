@@ -106,6 +106,54 @@ static void expect_race(int reader, int sync, bool race)
     model_dev_free(out);
 }
 
+/* Lane orders that are not increasing. Mode 0: words 62, 60, ..., 0 are
+ * in banks 30, 28, ..., 0 and again (words 32 apart): 2 per bank, 2
+ * wavefronts. Mode 1: words 0, 2, ..., 30 twice: each read by two lanes
+ * (broadcast), one per bank, 1 wavefront. Mode 2: words 0, 32, ..., 480
+ * twice: 16 distinct words in bank 0, 16 wavefronts. The store covers
+ * out[0..31] backwards: 128 bytes, 4 sectors. */
+static void test_bank_scrambled(void **state)
+{
+    (void)state;
+    const unsigned wf[] = {2, 1, 16};
+    float *out = dev(32 * sizeof(float));
+    for (int mode = 0; mode < 3; mode++) {
+        begin();
+        assert_int_equal(model_end(tk_pattern(warp1(), out, mode)), SL_OK);
+        assert_int_equal(run_stats.shared_accesses, 1);
+        assert_int_equal(run_stats.shared_wavefronts, wf[mode]);
+        assert_int_equal(run_stats.bank_conflicts, wf[mode] - 1);
+        assert_int_equal(run_stats.global_store_sectors, 4);
+        assert_int_equal(run_stats.global_store_elems, 32);
+    }
+    model_dev_free(out);
+}
+
+/* Shadow entries left by an earlier launch, also in memory freed and
+ * allocated again, order before every later access. Two blocks of 32
+ * write buf[0..63]; then one block of 32 reads buf[32..63], written by
+ * threads of another block with no release between them: a race if the
+ * writes were of the same launch, none across launches. */
+static void test_race_stale_shadow(void **state)
+{
+    (void)state;
+    int32_t *buf = dev(64 * sizeof(int32_t)), *out = dev(64 * sizeof(int32_t));
+    for (int realloc_buf = 0; realloc_buf < 2; realloc_buf++) {
+        begin();
+        assert_int_equal(model_end(tk_copy(sl_launch_1d(2, 32, 0), out, buf)), SL_OK);
+        assert_int_equal(run_stats.races, 0);
+        if (realloc_buf) {
+            model_dev_free(buf);
+            buf = dev(64 * sizeof(int32_t));
+        }
+        begin();
+        assert_int_equal(model_end(tk_oob(warp1(), buf, out, 32)), SL_OK);
+        assert_int_equal(run_stats.races, 0);
+    }
+    model_dev_free(buf);
+    model_dev_free(out);
+}
+
 /* Thread 40 (warp 1) reads what thread 0 wrote, no barrier: a race. */
 static void test_race_shared(void **state)
 {
@@ -292,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_shuffle_scan),      cmocka_unit_test(test_work_steps),
         cmocka_unit_test(test_brent_kung_one_block), cmocka_unit_test(test_out_of_bounds),
         cmocka_unit_test(test_launch_limit),      cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_bank_scrambled),    cmocka_unit_test(test_race_stale_shadow),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     model_stats_free(&run_stats);
