@@ -6,13 +6,16 @@
  * publishes the aggregate, looks back over the tiles before it until it
  * finds a published inclusive prefix, publishes its own prefix, and scans
  * the tile (from cache) from that carry; that scan also reduces the
- * thread's next tile, so its reads overlap this tile's writes. Nothing waits without bound: tile k
- * waits only on tiles j < k; the lowest unfinished tile therefore waits on
- * nobody, and its thread, which has finished its earlier tiles (they are
- * lower still), runs. With a static assignment every tile has a thread that
- * reaches it, so every flag a thread spins on is eventually released. The
- * OpenMP threads of a team all run, and a waiter yields its core after a
- * while, so this holds with more threads than cores as well.
+ * thread's next tile, so its reads overlap this tile's writes.
+ *
+ * Nothing waits without bound, and no spin needs a limit: tile k waits only
+ * on tiles j < k, so the lowest unfinished tile waits on nobody, and its
+ * thread (which has finished its earlier, lower tiles) runs. With a static
+ * assignment every tile has a thread that reaches it, so every flag a
+ * thread spins on is eventually released. The OpenMP threads of a team all
+ * run, and a waiter yields its core after a while, so this holds with more
+ * threads than cores as well. (A dynamic assignment in which a thread could
+ * stop before taking its tiles would break this argument.)
  *
  * A prefix is op(carry, aggregate) rather than the last output of the scan:
  * in floating point that keeps the chain of roundings from one tile to the

@@ -22,7 +22,6 @@
 #define FIBER_CANARY UINT64_C(0x5ca71ab57ac4ca4a)
 #define FIBER_LINE 64
 #define FIBER_COLORS 32
-#define FIBER_PREFETCH_LINES 6
 
 #if defined(__SANITIZE_ADDRESS__)
 #define FIBER_ASAN 1
@@ -44,7 +43,7 @@
 
 struct model_fiber {
     void *stack;
-    size_t color; /* bytes left free at the top of the stack */
+    size_t size; /* usable bytes from stack up to this record */
 #ifdef FIBER_ASM
     void *sp;
 #else
@@ -82,9 +81,6 @@ static void asan_arrived(void *fake)
 
 model_fiber *model_fiber_new(void)
 {
-    model_fiber *f = calloc(1, sizeof *f);
-    if (!f)
-        return NULL;
     static unsigned char *slab;
     static size_t slab_left;
     if (slab_left < FIBER_STACK_BYTES) {
@@ -92,10 +88,8 @@ model_fiber *model_fiber_new(void)
         size_t len = FIBER_SLAB_BYTES * 2;
         unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                                 -1, 0);
-        if (m == MAP_FAILED) {
-            free(f);
+        if (m == MAP_FAILED)
             return NULL;
-        }
         uintptr_t al = ((uintptr_t)m + FIBER_SLAB_BYTES - 1) & ~(uintptr_t)(FIBER_SLAB_BYTES - 1);
         if (al > (uintptr_t)m)
             munmap(m, al - (uintptr_t)m);
@@ -106,15 +100,21 @@ model_fiber *model_fiber_new(void)
         madvise(slab, FIBER_SLAB_BYTES, MADV_HUGEPAGE);
 #endif
     }
-    f->stack = slab;
+    unsigned char *region = slab;
     slab += FIBER_STACK_BYTES;
     slab_left -= FIBER_STACK_BYTES;
     /* Stack tops at equal offsets of equal-sized stacks fall into the same
      * cache sets; thousands of fibers would evict each other at every
-     * switch. Stagger them over cache lines. */
+     * switch. Stagger them over cache lines. The fiber's own record sits
+     * right above its stack top, in the lines a switch touches anyway. */
     static unsigned count;
     unsigned k = count++;
-    f->color = (size_t)(k % FIBER_COLORS) * FIBER_LINE;
+    size_t color = (size_t)(k % FIBER_COLORS) * FIBER_LINE;
+    uintptr_t rec = ((uintptr_t)region + FIBER_STACK_BYTES - color - sizeof(model_fiber)) & ~(uintptr_t)(FIBER_LINE - 1);
+    model_fiber *f = (model_fiber *)rec;
+    memset(f, 0, sizeof *f);
+    f->stack = region;
+    f->size = rec - (uintptr_t)region;
     const uint64_t canary = FIBER_CANARY;
     memcpy(f->stack, &canary, sizeof canary);
     return f;
@@ -131,9 +131,10 @@ void model_fiber_delete(model_fiber *f)
 {
     if (!f)
         return;
-    /* stacks live in slabs shared with other fibers; fibers are pooled for
-     * the life of the process, so the slab is not returned */
-    free(f);
+    /* a fiber lives in its stack, in slabs shared with other fibers;
+     * fibers are pooled for the life of the process, so nothing is
+     * returned */
+    (void)f;
 }
 
 static void fiber_main(model_fiber *f)
@@ -144,17 +145,6 @@ static void fiber_main(model_fiber *f)
     f->fn(f->arg);
     for (;;) /* the function must never return into nothing */
         model_fiber_yield();
-}
-
-void model_fiber_prefetch(const model_fiber *f)
-{
-#ifdef FIBER_ASM
-    const char *sp = f->sp;
-    for (int k = 0; k < FIBER_PREFETCH_LINES; k++)
-        __builtin_prefetch(sp + k * FIBER_LINE, 1);
-#else
-    (void)f;
-#endif
 }
 
 #ifdef FIBER_ASM
@@ -181,11 +171,11 @@ void model_fiber_reset(model_fiber *f, model_fiber_fn fn, void *arg)
     f->arg = arg;
 #ifdef FIBER_ASAN
     /* a launch stopped mid-kernel abandons frames on this stack */
-    ASAN_UNPOISON_MEMORY_REGION(f->stack, FIBER_STACK_BYTES);
+    ASAN_UNPOISON_MEMORY_REGION(f->stack, f->size);
 #endif
     const uint64_t canary = FIBER_CANARY;
     memcpy(f->stack, &canary, sizeof canary);
-    uintptr_t top = ((uintptr_t)f->stack + FIBER_STACK_BYTES - f->color) & ~(uintptr_t)15;
+    uintptr_t top = ((uintptr_t)f->stack + f->size) & ~(uintptr_t)15;
     /* popped by the switch: r15 r14 r13 r12 rbx rbp, then the return
      * address; sp is 8 mod 16 so that the entry's call is ABI-aligned. */
     void **sp = (void **)(top - 72);
@@ -206,7 +196,7 @@ void model_fiber_run(model_fiber *f)
 #ifdef FIBER_ASAN
     void *fake = NULL;
     from_host = 1;
-    __sanitizer_start_switch_fiber(&fake, f->stack, FIBER_STACK_BYTES);
+    __sanitizer_start_switch_fiber(&fake, f->stack, f->size);
 #endif
     scanlab_fiber_switch(&host_sp, f->sp);
 #ifdef FIBER_ASAN
@@ -234,7 +224,7 @@ void model_fiber_pass(model_fiber *to)
     running = to;
 #ifdef FIBER_ASAN
     void *fake = NULL;
-    __sanitizer_start_switch_fiber(&fake, to->stack, FIBER_STACK_BYTES);
+    __sanitizer_start_switch_fiber(&fake, to->stack, to->size);
 #endif
     scanlab_fiber_switch(&f->sp, to->sp);
 #ifdef FIBER_ASAN
@@ -255,7 +245,7 @@ void model_fiber_reset(model_fiber *f, model_fiber_fn fn, void *arg)
     memcpy(f->stack, &canary, sizeof canary);
     getcontext(&f->ctx);
     f->ctx.uc_stack.ss_sp = f->stack;
-    f->ctx.uc_stack.ss_size = FIBER_STACK_BYTES;
+    f->ctx.uc_stack.ss_size = f->size;
     f->ctx.uc_link = NULL;
     uintptr_t p = (uintptr_t)f;
     makecontext(&f->ctx, (void (*)(void))fiber_tramp, 2, (unsigned)(p >> 32), (unsigned)p);
@@ -267,7 +257,7 @@ void model_fiber_run(model_fiber *f)
 #ifdef FIBER_ASAN
     void *fake = NULL;
     from_host = 1;
-    __sanitizer_start_switch_fiber(&fake, f->stack, FIBER_STACK_BYTES);
+    __sanitizer_start_switch_fiber(&fake, f->stack, f->size);
 #endif
     swapcontext(&host_ctx, &f->ctx);
 #ifdef FIBER_ASAN
@@ -295,7 +285,7 @@ void model_fiber_pass(model_fiber *to)
     running = to;
 #ifdef FIBER_ASAN
     void *fake = NULL;
-    __sanitizer_start_switch_fiber(&fake, to->stack, FIBER_STACK_BYTES);
+    __sanitizer_start_switch_fiber(&fake, to->stack, to->size);
 #endif
     swapcontext(&f->ctx, &to->ctx);
 #ifdef FIBER_ASAN

@@ -25,9 +25,6 @@ void model_fiber_reset(model_fiber *f, model_fiber_fn fn, void *arg);
 /* Runs f until it calls model_fiber_yield (or its function returns, which
  * must not happen: fn ends with a final yield). */
 void model_fiber_run(model_fiber *f);
-/* Hints the cache to fetch f's saved context and top frames (the next
- * fiber to run): switches among thousands of fibers miss in cache. */
-void model_fiber_prefetch(const model_fiber *f);
 /* From inside the running fiber: back to the host (the caller of
  * model_fiber_run). */
 void model_fiber_yield(void);

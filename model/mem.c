@@ -327,10 +327,20 @@ void model_shadow_trace(mthread *t)
         return;
     sctx c;
     sctx_init(&c, t);
+    const mblock *b = t->blk;
+    const uintptr_t slo = (uintptr_t)b->smem;
+    mshadow *const sbase = b->sshadow;
+    const uint32_t sstamp0 = b->stamp0;
     for (; e < end; e++) {
         model_site *site = (model_site *)e->site;
         if (__builtin_expect(site->id == 0, 0))
             model_site_intern(site);
+        const uintptr_t a = e->addr;
+        if (__builtin_expect(a - slo < MODEL_MAX_SHARED_LIMIT && site->size == 4 && !(a & 3), 1)) {
+            /* the common case: one aligned shared word */
+            shadow_plain_word(&c, &sbase[(a - slo) / 4], sstamp0, a, site->kind, site);
+            continue;
+        }
         uintptr_t lo;
         uint32_t stamp0;
         mshadow *base = shadow_base(t->blk, e->addr, &lo, &stamp0);

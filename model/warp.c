@@ -82,15 +82,18 @@ static unsigned wavefronts_general(const entp *e, unsigned n)
 }
 
 /* The usual case: one aligned 4-byte word per lane, lanes in increasing
- * address order, so that a repeated word is the previous lane's. */
-static unsigned wavefronts(const entp *e, unsigned n)
+ * address order, so that a repeated word is the previous lane's. Returns 0
+ * when the access is not of that kind. */
+static unsigned wavefronts_fast(const uintptr_t *addr, unsigned n, unsigned size)
 {
+    if (size != MODEL_BANK_BYTES)
+        return 0;
     unsigned count[MODEL_BANKS] = {0}, wf = 0;
     uintptr_t prev = 0;
     for (unsigned i = 0; i < n; i++) {
-        uintptr_t a = e[i]->addr, wd = a / MODEL_BANK_BYTES;
-        if (e[i]->site->size != MODEL_BANK_BYTES || (a & (MODEL_BANK_BYTES - 1)) || (i > 0 && wd < prev))
-            return wavefronts_general(e, n);
+        uintptr_t a = addr[i], wd = a / MODEL_BANK_BYTES;
+        if ((a & (MODEL_BANK_BYTES - 1)) || (i > 0 && wd < prev))
+            return 0;
         if (i > 0 && wd == prev)
             continue;
         prev = wd;
@@ -101,30 +104,35 @@ static unsigned wavefronts(const entp *e, unsigned n)
     return wf;
 }
 
-/* Distinct 32-byte sectors of a global access. Lanes usually touch
- * non-decreasing addresses: then neighbours are compared, no sorting. */
-static unsigned sectors(const entp *e, unsigned n)
+/* Sectors when lanes touch non-decreasing addresses: neighbours are
+ * compared, no sorting. Returns 0 when they do not. */
+static unsigned sectors_fast(const uintptr_t *addr, unsigned n, unsigned size)
 {
     const unsigned shift = 5; /* log2 MODEL_SECTOR_BYTES */
     unsigned k = 0;
     uint64_t prev_last = 0;
-    unsigned i;
-    for (i = 0; i < n; i++) {
-        uint64_t first = e[i]->addr >> shift, last = (e[i]->addr + e[i]->site->size - 1) >> shift;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t first = addr[i] >> shift, last = (addr[i] + size - 1) >> shift;
         if (i > 0 && first < prev_last)
-            break;
+            return 0;
         k += (unsigned)(last - first + 1) - (i > 0 && first == prev_last);
         prev_last = last;
     }
-    if (i == n)
-        return k;
-    uint64_t u[MAX_UNITS];
-    return units(e, n, shift, u);
+    return k;
 }
 
-static void account(model_stats *s, const mblock *b, const entp *e, unsigned n, unsigned existing)
+/* Distinct 32-byte sectors of a global access. */
+static unsigned sectors(const entp *e, unsigned n)
 {
-    const model_site *site = e[0]->site;
+    uint64_t u[MAX_UNITS];
+    return units(e, n, 5, u); /* log2 MODEL_SECTOR_BYTES */
+}
+
+/* Adds one warp-level access of `units` wavefronts (shared) or sectors
+ * (global) by n lanes to the totals and the site's counts. */
+static void record(model_stats *s, const model_site *site, bool shared, unsigned units_, unsigned n,
+                   unsigned existing, unsigned size)
+{
     model_site_stats *ss = model_site_stats_of(s, site);
     s->warp_issues++;
     if (ss)
@@ -134,12 +142,8 @@ static void account(model_stats *s, const mblock *b, const entp *e, unsigned n, 
         if (ss)
             ss->divergent_issues++;
     }
-    if (e[0]->addr - (uintptr_t)b->smem < MODEL_MAX_SHARED_LIMIT) {
-        unsigned wf = wavefronts(e, n);
-        uint32_t size = 0;
-        for (unsigned i = 0; i < n; i++)
-            if (e[i]->site->size > size)
-                size = e[i]->site->size;
+    if (shared) {
+        unsigned wf = units_;
         unsigned ideal = size > MODEL_BANK_BYTES ? size / MODEL_BANK_BYTES : 1;
         unsigned conflicts = wf > ideal ? wf - ideal : 0;
         s->shared_accesses++;
@@ -153,7 +157,7 @@ static void account(model_stats *s, const mblock *b, const entp *e, unsigned n, 
                 ss->worst_degree = wf;
         }
     } else {
-        unsigned k = sectors(e, n);
+        unsigned k = units_;
         if (site->kind & MODEL_WR) {
             s->global_store_sectors += k;
             s->global_store_elems += n;
@@ -167,6 +171,46 @@ static void account(model_stats *s, const mblock *b, const entp *e, unsigned n, 
             ss->global_elems += n;
         }
     }
+}
+
+static bool is_shared(const mblock *b, uintptr_t addr) { return addr - (uintptr_t)b->smem < MODEL_MAX_SHARED_LIMIT; }
+
+/* A group of entries of one site id (diverged lanes). */
+static void account(model_stats *s, const mblock *b, const entp *e, unsigned n, unsigned existing)
+{
+    uintptr_t addr[MODEL_WARP_SIZE];
+    unsigned size = 0;
+    bool uniform = true;
+    for (unsigned i = 0; i < n; i++) {
+        addr[i] = e[i]->addr;
+        uniform &= e[i]->site == e[0]->site;
+        if (e[i]->site->size > size)
+            size = e[i]->site->size;
+    }
+    const bool shared = is_shared(b, e[0]->addr);
+    unsigned u = !uniform ? 0 : shared ? wavefronts_fast(addr, n, size) : sectors_fast(addr, n, size);
+    if (u == 0)
+        u = shared ? wavefronts_general(e, n) : sectors(e, n);
+    record(s, e[0]->site, shared, u, n, existing, size);
+}
+
+/* The k-th entries of lanes that all recorded the same sites. */
+static void account_same(model_stats *s, const mblock *b, mthread *const *ln, unsigned nl, size_t k,
+                         unsigned existing)
+{
+    const model_site *site = ln[0]->tr[k].site;
+    uintptr_t addr[MODEL_WARP_SIZE];
+    for (unsigned i = 0; i < nl; i++)
+        addr[i] = ln[i]->tr[k].addr;
+    const bool shared = is_shared(b, addr[0]);
+    unsigned u = shared ? wavefronts_fast(addr, nl, site->size) : sectors_fast(addr, nl, site->size);
+    if (u == 0) {
+        entp grp[MODEL_WARP_SIZE];
+        for (unsigned i = 0; i < nl; i++)
+            grp[i] = &ln[i]->tr[k];
+        u = shared ? wavefronts_general(grp, nl) : sectors(grp, nl);
+    }
+    record(s, site, shared, u, nl, existing, site->size);
 }
 
 typedef struct {
@@ -267,12 +311,8 @@ void model_warp_flush(mblock *b, unsigned w)
             }
     }
     if (same) {
-        entp grp[MODEL_WARP_SIZE];
-        for (size_t k = 0; k < len; k++) {
-            for (unsigned i = 0; i < nl; i++)
-                grp[i] = &ln[i]->tr[k];
-            account(s, b, grp, nl, existing);
-        }
+        for (size_t k = 0; k < len; k++)
+            account_same(s, b, ln, nl, k, existing);
     } else {
         s->divergent_branches++;
         account_diverged(s, b, ln, nl, existing);

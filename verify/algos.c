@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "cpu/cpu.h"
+#include "verify/algo_entry.h"
 #include "cuda/kernels.h"
 #include "compensated.h"
 
@@ -73,13 +74,7 @@ const verify_algo verify_algos[] = {
 #endif
     /* GPU kernels, one line each in cuda/kernels.def: simulated always, on the
      * GPU where the build has CUDA */
-#if SCANLAB_HAVE_CUDA
-#define SL_CUDA_RUN_(fn) fn
-#else
-#define SL_CUDA_RUN_(fn) NULL
-#endif
-#define SL_KERNEL(file, level, kind, cli, depth, summary) \
-    {cli, summary, SL_KIND_##kind, {[SL_SIM] = file##_sim, [SL_CUDA] = SL_CUDA_RUN_(file##_cuda)}, depth},
+#define SL_KERNEL SL_KERNEL_ENTRY
 #include "cuda/kernels.def"
 #undef SL_KERNEL
 };

@@ -40,6 +40,16 @@ static bool is_float_add(const verify_case *c) { return SL_TYPE_IS_FLOAT(c->type
 
 static bool is_reduce(const verify_case *c) { return c->algo->kind == SL_KIND_REDUCE; }
 
+/* The case's input: the user's data, or generated from dist and seed. */
+static sl_status fill_input(const verify_case *c, void *in)
+{
+    if (!c->data)
+        return verify_fill_input(c->type, c->op, c->dist, c->seed, c->n, in);
+    if (c->n)
+        memcpy(in, c->data, c->n * SL_TYPE_SIZE(c->type));
+    return SL_OK;
+}
+
 /* The reference into b->ref (and b->abs_prefix for float add). Reductions
  * use the last inclusive prefix of the exact scan. */
 static sl_status reference(const verify_case *c, buffers *b)
@@ -167,6 +177,10 @@ static sl_status run_checked(const verify_case *c, buffers *b, size_t len, verif
         sl_status st = c->algo->run[c->backend](&args);
         if (st != SL_OK)
             return st;
+        if (run == 0 && c->keep) {
+            memcpy(c->keep, out, len * es);
+            r->kept = true;
+        }
         if (!check_run(c, b, out, len, r)) {
             r->run = run;
             return SL_ERR_CHECK;
@@ -258,7 +272,7 @@ static sl_status run_app_case(const verify_case *c, verify_case_result *r)
     b.block = alloc(b.out_bytes + 2 * g);
     sl_status st = b.in && b.in_copy && b.ref && b.first && b.block ? SL_OK : SL_ERR_NOMEM;
     if (st == SL_OK)
-        st = verify_fill_input(c->type, c->op, c->dist, c->seed, c->n, b.in);
+        st = fill_input(c, b.in);
     if (st == SL_OK) {
         memcpy(b.in_copy, b.in, b.in_bytes);
         memset(b.ref, 0, b.out_bytes);
@@ -310,7 +324,7 @@ sl_status verify_run_case(const verify_case *c, verify_case_result *r)
     buffers b = {0};
     sl_status st = alloc_buffers(c, len, &b);
     if (st == SL_OK)
-        st = verify_fill_input(c->type, c->op, c->dist, c->seed, c->n, b.in);
+        st = fill_input(c, b.in);
     if (st == SL_OK) {
         memcpy(b.in_copy, b.in, c->n * es);
         st = reference(c, &b);

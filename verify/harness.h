@@ -27,6 +27,10 @@ typedef struct {
     size_t n;
     uint64_t seed;
     int repeat;     /* runs of the algorithm on the same input, >= 1 */
+    const void *data; /* the input, n elements of type (a user's file); NULL:
+                       * generated from dist and seed */
+    void *keep;     /* not NULL: run 0's output (n elements, 1 for a reduction)
+                     * is copied here as soon as the algorithm returns */
 } verify_case;
 
 typedef enum {
@@ -49,6 +53,7 @@ typedef struct {
     verify_where where;
     verify_mismatch mismatch;
     sl_type value_type;     /* type of the mismatch values (i64 for pack's records) */
+    bool kept;              /* run 0's output went to verify_case.keep */
 } verify_case_result;
 
 /* Whether the skip/fail statuses of a case mean "cannot run here". */
@@ -70,6 +75,15 @@ typedef struct {
     int jobs;                        /* cases run at once, >= 1 */
     int repeat;                      /* >= 1 */
     bool json;
+    /* User data (--input): every case scans data[0..sizes[0]) instead of a
+     * generated input; sizes holds that one size, and failures replay with
+     * '--input input' instead of sizes, distribution and seed. */
+    const void *data;
+    const char *input;
+    /* --output: when the plan is exactly one case, run 0's output goes to
+     * keep and *kept says whether it got there. */
+    void *keep;
+    bool *kept;
 } verify_plan;
 
 /* Run every case of the plan and print one line per group on out (or one

@@ -143,7 +143,8 @@ static void run_task(pool *p, size_t i)
     const task *t = &p->x->tasks[i];
     const group *g = &p->x->groups[t->group];
     verify_case c = {g->algo, g->backend, g->type, g->op, g->exclusive, t->dist, t->n,
-                     p->plan->seed, p->plan->repeat};
+                     p->plan->seed, p->plan->repeat, p->plan->data,
+                     p->x->ntasks == 1 ? p->plan->keep : NULL};
     /* The simulator and the GPU are process-wide: one case at a time. */
     bool serial = g->backend == SL_SIM || g->backend == SL_CUDA;
     if (serial)
@@ -233,11 +234,56 @@ static const char *kind_name(const group *g)
     return g->exclusive ? "exclusive" : "inclusive";
 }
 
+/* The distribution a failure line names: "file" for user data. */
+static const char *dist_label(const verify_plan *p, const task *t)
+{
+    return p->input ? "file" : verify_dist_name(t->dist);
+}
+
+/* path as one shell word: as it is when it has only safe characters, else
+ * in single quotes (a quote inside becomes '\''). */
+static void shell_word(const char *path, char *buf, size_t size)
+{
+    size_t safe = strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                               "_-./+,:=@%");
+    if (path[0] && path[safe] == '\0') {
+        snprintf(buf, size, "%s", path);
+        return;
+    }
+    size_t k = 0;
+    if (size < 3) {
+        if (size)
+            buf[0] = '\0';
+        return;
+    }
+    buf[k++] = '\'';
+    for (const char *c = path; *c && k + 6 < size; c++) {
+        if (*c == '\'') {
+            memcpy(buf + k, "'\\''", 4);
+            k += 4;
+        } else {
+            buf[k++] = *c;
+        }
+    }
+    buf[k++] = '\'';
+    buf[k] = '\0';
+}
+
 static void replay(const verify_plan *p, const group *g, const task *t, char *buf, size_t size)
 {
     char rep[32] = "";
     if (p->repeat > 1)
         snprintf(rep, sizeof rep, " --repeat %d", p->repeat);
+    if (p->input) {
+        /* --type stays: a raw file needs it, and a .npy agrees with it */
+        char word[400];
+        shell_word(p->input, word, sizeof word);
+        snprintf(buf, size, "scanlab verify --algo %s --backend %s --type %s --op %s%s --input %s%s",
+                 g->algo->name, verify_backend_name(g->backend), verify_type_name(g->type),
+                 verify_op_name(g->op),
+                 g->exclusive && g->algo->kind == SL_KIND_SCAN ? " --exclusive" : "", word, rep);
+        return;
+    }
     snprintf(buf, size,
              "scanlab verify --algo %s --backend %s --type %s --op %s%s --sizes %zu --dist %s "
              "--seed %" PRIu64 "%s",
@@ -320,14 +366,21 @@ static void print_table(const pool *p, FILE *out)
             char what[512], cmd[512];
             describe(g, r, what, sizeof what);
             replay(p->plan, g, t, cmd, sizeof cmd);
-            fprintf(out, "    n=%zu dist=%s", t->n, verify_dist_name(t->dist));
+            fprintf(out, "    n=%zu dist=%s", t->n, dist_label(p->plan, t));
             if (p->plan->repeat > 1 && r->status == SL_ERR_CHECK)
                 fprintf(out, " run %d", r->run + 1);
-            fprintf(out, ": %s\n    seed %" PRIu64 "; replay: %s\n", what, p->plan->seed, cmd);
+            if (p->plan->input)
+                fprintf(out, ": %s\n    replay: %s\n", what, cmd);
+            else
+                fprintf(out, ": %s\n    seed %" PRIu64 "; replay: %s\n", what, p->plan->seed, cmd);
         }
     }
-    fprintf(out, "\n%zu OK, %zu FAILED, %zu SKIPPED (seed %" PRIu64 ")\n", count[LINE_OK],
-            count[LINE_FAILED], count[LINE_SKIPPED], p->plan->seed);
+    if (p->plan->input)
+        fprintf(out, "\n%zu OK, %zu FAILED, %zu SKIPPED (input %s)\n", count[LINE_OK],
+                count[LINE_FAILED], count[LINE_SKIPPED], p->plan->input);
+    else
+        fprintf(out, "\n%zu OK, %zu FAILED, %zu SKIPPED (seed %" PRIu64 ")\n", count[LINE_OK],
+                count[LINE_FAILED], count[LINE_SKIPPED], p->plan->seed);
 }
 
 static void json_failure(json_writer *w, const pool *p, const group *g, size_t fail)
@@ -339,7 +392,7 @@ static void json_failure(json_writer *w, const pool *p, const group *g, size_t f
     char what[512], dec[64], hex[64];
     json_begin_object(w, "first_failure");
     json_uint(w, "n", t->n);
-    json_string(w, "dist", verify_dist_name(t->dist));
+    json_string(w, "dist", dist_label(p->plan, t));
     describe(g, r, what, sizeof what);
     json_string(w, "message", what);
     if (r->status == SL_ERR_CHECK) {
@@ -369,6 +422,10 @@ static void print_json(const pool *p, FILE *out)
     json_init(&w, out);
     json_begin_object(&w, NULL);
     json_uint(&w, "seed", p->plan->seed);
+    if (p->plan->input)
+        json_string(&w, "input", p->plan->input);
+    else
+        json_null(&w, "input");
     json_int(&w, "repeat", p->plan->repeat);
     json_begin_array(&w, "results");
     for (size_t i = 0; i < p->x->ngroups; i++) {
@@ -434,6 +491,8 @@ int verify_run_plan(const verify_plan *plan, FILE *out)
         return CLI_EXIT_FAILED;
     }
     run_all(&p, plan->jobs < 1 ? 1 : plan->jobs);
+    if (plan->kept)
+        *plan->kept = x.ntasks == 1 && p.results[0].kept;
     int code = CLI_EXIT_OK;
     for (size_t i = 0; i < x.ngroups; i++)
         if (summarise(&p, &x.groups[i]).verdict == LINE_FAILED)

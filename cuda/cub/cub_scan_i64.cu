@@ -1,0 +1,4 @@
+/* cub::DeviceScan on int64_t elements, every operator of the catalogue. */
+#include "cuda/cub/cub_scan.cuh"
+
+extern "C" sl_status cub_scan_cuda_i64(const sl_scan_args *a) { return sl_cub_dispatch<int64_t>(a); }
