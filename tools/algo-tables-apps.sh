@@ -1,5 +1,5 @@
 #!/bin/sh
-# Prints the markdown tables of docs/algorithms/apps.md: the applications
+# Prints the markdown tables of docs/algorithms.md: the applications
 # built on scan (compact, partition, radix-sort, pack) run by the simulator
 # on i32 inputs, their counts beside the closed forms derived there.
 #

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Prints the markdown tables of docs/algorithms/block.md: every block-level
+# Prints the markdown tables of docs/algorithms.md: every block-level
 # scan of cuda/block/ run by the simulator on one section (one block, so the
 # hierarchy has one level), its counts beside the closed forms.
 #

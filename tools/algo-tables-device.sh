@@ -1,5 +1,5 @@
 #!/bin/sh
-# Prints the markdown tables of docs/algorithms/device.md: the device-level
+# Prints the markdown tables of docs/algorithms.md: the device-level
 # scans of cuda/device/ and the reductions of cuda/reduce/ run by the
 # simulator, global element traffic beside the closed forms, and the
 # divergence of the reduction trees per call site.

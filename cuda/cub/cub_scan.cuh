@@ -37,21 +37,24 @@ static inline sl_status sl_cub_status(cudaError_t e)
 }
 
 /* One scan of d[0..n) in place; with tmp NULL, only sizes *tmp_bytes.
- * add goes through the Sum entry points, as users of CUB call them. */
-template <typename T, typename Op>
+ * add goes through the Sum entry points, as users of CUB call them (for
+ * integers CUB's plus wraps around like sl_add on every GPU). Sum is
+ * chosen at compile time so that add does not also instantiate Scan. */
+template <bool Sum, typename T, typename Op>
 static cudaError_t sl_cub_scan(void *tmp, size_t *tmp_bytes, T *d, size_t n, bool exclusive,
-                               bool add, Op op, T identity)
+                               Op op, T identity)
 {
-    if (add)
+    if constexpr (Sum)
         return exclusive ? cub::DeviceScan::ExclusiveSum(tmp, *tmp_bytes, d, n)
                          : cub::DeviceScan::InclusiveSum(tmp, *tmp_bytes, d, n);
-    return exclusive ? cub::DeviceScan::ExclusiveScan(tmp, *tmp_bytes, d, op, identity, n)
-                     : cub::DeviceScan::InclusiveScan(tmp, *tmp_bytes, d, op, n);
+    else
+        return exclusive ? cub::DeviceScan::ExclusiveScan(tmp, *tmp_bytes, d, op, identity, n)
+                         : cub::DeviceScan::InclusiveScan(tmp, *tmp_bytes, d, op, n);
 }
 
 /* Copy in, scan, copy out. n is size_t all the way down: CUB picks 64-bit
  * offsets for an 8-byte NumItemsT, so n > 2^31 is one call. */
-template <typename T, typename Op>
+template <bool Sum, typename T, typename Op>
 static sl_status sl_cub_run(const sl_scan_args *a, Op op, T identity)
 {
     size_t n = a->n;
@@ -60,18 +63,17 @@ static sl_status sl_cub_run(const sl_scan_args *a, Op op, T identity)
     if (n > SIZE_MAX / sizeof(T))
         return SL_ERR_NOMEM;
     size_t bytes = n * sizeof(T), tmp_bytes = 0;
-    bool add = a->op == SL_ADD;
     T *d = NULL;
     void *tmp = NULL;
     cudaError_t e = cudaMalloc((void **)&d, bytes);
     if (e == cudaSuccess)
         e = cudaMemcpy(d, a->in, bytes, cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
-        e = sl_cub_scan<T>(NULL, &tmp_bytes, d, n, a->exclusive, add, op, identity);
+        e = sl_cub_scan<Sum, T>(NULL, &tmp_bytes, d, n, a->exclusive, op, identity);
     if (e == cudaSuccess)
         e = cudaMalloc(&tmp, tmp_bytes ? tmp_bytes : 1);
     if (e == cudaSuccess)
-        e = sl_cub_scan<T>(tmp, &tmp_bytes, d, n, a->exclusive, add, op, identity);
+        e = sl_cub_scan<Sum, T>(tmp, &tmp_bytes, d, n, a->exclusive, op, identity);
     if (e == cudaSuccess)
         e = cudaGetLastError();
     if (e == cudaSuccess) /* synchronises: kernel faults surface here */
@@ -90,7 +92,8 @@ static sl_status sl_cub_dispatch(const sl_scan_args *a)
 #define X(T_, tn, opn, st, so)                                                  \
     if constexpr (std::is_same<T_, T>::value) {                                 \
         if (a->op == so)                                                        \
-            return sl_cub_run<T>(a, sl_cub_##opn##_##tn(), (T)sl_id_##opn##_##tn()); \
+            return sl_cub_run<so == SL_ADD, T>(a, sl_cub_##opn##_##tn(),          \
+                                               (T)sl_id_##opn##_##tn());             \
     }
     SL_FOR_EACH_TYPE_OP(X)
 #undef X

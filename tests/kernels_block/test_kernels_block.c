@@ -1,7 +1,7 @@
 /* The block-level scans of cuda/block/ in the simulator, through the C API
  * (the algorithm table's sim entries): for one block of n = 2^k elements
  * the work, steps, barriers and bank conflicts against closed forms derived
- * in the comments (and in docs/algorithms/block.md); then every algorithm
+ * in the comments (and in docs/algorithms.md); then every algorithm
  * against a sequential scan on awkward sizes, block sizes, types and
  * operators, under the hierarchical driver. */
 #include <setjmp.h>
