@@ -82,7 +82,7 @@ typedef struct mblock {
     mthread *th;
     unsigned nth, nwarps, nexited, nbar, nwarpop, nspin;
     unsigned run_end; /* lanes below this index may be passed to */
-    const mthread *bar_first, *bar_other, *exited;
+    const mthread *bar_first, *bar_other; /* first at a barrier; one at another */
     uint32_t *wsync;
     unsigned capwarps;
     unsigned char *smem; /* 128-byte aligned arena: dynamic part first */

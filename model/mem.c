@@ -10,8 +10,6 @@
 /* Device allocations are aligned like cudaMalloc's, so that sectors and
  * coalescing come out as on the GPU. */
 #define GLOBAL_ALIGN 256
-/* Allocations from this size on are mapped directly, huge-page aligned. */
-#define BIG_BYTES ((size_t)2 * 1024 * 1024)
 /* Trace entries a lane starts with; most kernels record a handful per
  * barrier interval. */
 #define TRACE_INITIAL 16
@@ -22,44 +20,36 @@ static size_t nallocs, capallocs;
  * mostly fall into the same one. Cleared when allocations change. */
 static const malloc_t *hot_global;
 
-/* Zeroed memory; large blocks come straight from the kernel on huge pages
- * where it allows, which turns a page fault per 4 KiB (the shadow of a big
- * array is eight times its size) into one per 2 MiB. */
-static void *big_alloc(size_t bytes)
-{
-    if (bytes < BIG_BYTES)
-        return calloc(1, bytes);
-    size_t len = (bytes + BIG_BYTES - 1) / BIG_BYTES * BIG_BYTES;
-    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(m, len, MADV_HUGEPAGE);
-#endif
-    return m;
-}
-
-static void big_free(void *p, size_t bytes)
-{
-    if (!p)
-        return;
-    if (bytes < BIG_BYTES)
-        free(p);
-    else
-        munmap(p, (bytes + BIG_BYTES - 1) / BIG_BYTES * BIG_BYTES);
-}
-
 static size_t shadow_bytes(const malloc_t *a) { return (a->hi - a->lo + 3) / 4 * sizeof(mshadow); }
 
 /* Shadows of freed allocations, kept for the next allocation of the same
  * size: drivers allocate the same buffers run after run, and a kept shadow
  * needs neither page faults nor clearing (its stamps are older than any
- * later launch, so every entry reads as no access). */
+ * later launch, so every entry reads as no access). At most
+ * SHADOW_POOL_BYTES are kept. */
 #define SHADOW_POOL 4
+#define SHADOW_POOL_BYTES ((size_t)512 * 1024 * 1024)
 static struct {
     void *p;
     size_t bytes;
 } shadow_pool[SHADOW_POOL];
+
+/* Shadows are mapped from the kernel (zeroed) and returned to it when
+ * dropped. Through calloc/free, later runs of the benchmark, with and
+ * without accounting, were about 30% slower (measured): freeing a block
+ * this large raises glibc's mmap threshold, so the device arrays that
+ * follow come from the heap instead. */
+static void *shadow_map(size_t bytes)
+{
+    void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+static void shadow_unmap(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes);
+}
 
 static void *shadow_get(size_t bytes)
 {
@@ -69,13 +59,28 @@ static void *shadow_get(size_t bytes)
             shadow_pool[i].p = NULL;
             return p;
         }
-    return big_alloc(bytes);
+    return shadow_map(bytes);
+}
+
+static void shadow_drop_pool(void)
+{
+    for (int i = 0; i < SHADOW_POOL; i++) {
+        shadow_unmap(shadow_pool[i].p, shadow_pool[i].bytes);
+        shadow_pool[i].p = NULL;
+    }
 }
 
 static void shadow_put(void *p, size_t bytes)
 {
     if (!p)
         return;
+    size_t kept = 0;
+    for (int i = 0; i < SHADOW_POOL; i++)
+        kept += shadow_pool[i].p ? shadow_pool[i].bytes : 0;
+    if (kept + bytes > SHADOW_POOL_BYTES) {
+        shadow_unmap(p, bytes);
+        return;
+    }
     int k = 0;
     for (int i = 0; i < SHADOW_POOL; i++)
         if (!shadow_pool[i].p) {
@@ -84,7 +89,7 @@ static void shadow_put(void *p, size_t bytes)
         } else if (shadow_pool[i].bytes < shadow_pool[k].bytes) {
             k = i; /* all taken: replace the smallest */
         }
-    big_free(shadow_pool[k].p, shadow_pool[k].bytes);
+    shadow_unmap(shadow_pool[k].p, shadow_pool[k].bytes);
     shadow_pool[k].p = p;
     shadow_pool[k].bytes = bytes;
 }
@@ -98,7 +103,7 @@ sl_status model_dev_alloc(void **p, size_t bytes)
     if (rounded < bytes)
         return SL_ERR_NOMEM;
     malloc_t *a = calloc(1, sizeof *a);
-    void *raw = rounded < BIG_BYTES ? aligned_alloc(GLOBAL_ALIGN, rounded) : big_alloc(rounded);
+    void *raw = aligned_alloc(GLOBAL_ALIGN, rounded);
     if (nallocs == capallocs) {
         size_t cap = capallocs ? capallocs * 2 : 16;
         malloc_t **n = realloc(allocs, cap * sizeof *n);
@@ -109,10 +114,7 @@ sl_status model_dev_alloc(void **p, size_t bytes)
     }
     if (!a || !raw || nallocs == capallocs) {
         free(a);
-        if (rounded < BIG_BYTES)
-            free(raw);
-        else
-            big_free(raw, rounded);
+        free(raw);
         return SL_ERR_NOMEM;
     }
     a->lo = (uintptr_t)raw;
@@ -132,11 +134,7 @@ void model_dev_free(void *p)
     for (size_t i = 0; i < nallocs; i++)
         if (allocs[i]->raw == p) {
             malloc_t *a = allocs[i];
-            size_t rounded = (a->hi - a->lo + GLOBAL_ALIGN - 1) / GLOBAL_ALIGN * GLOBAL_ALIGN;
-            if (rounded < BIG_BYTES)
-                free(a->raw);
-            else
-                big_free(a->raw, rounded);
+            free(a->raw);
             shadow_put(a->shadow, shadow_bytes(a));
             free(a);
             allocs[i] = allocs[--nallocs];
@@ -372,10 +370,7 @@ void model_shadow_catch_up(mthread *t)
 
 void model_shadow_clear_all(void)
 {
-    for (int i = 0; i < SHADOW_POOL; i++) {
-        big_free(shadow_pool[i].p, shadow_pool[i].bytes);
-        shadow_pool[i].p = NULL;
-    }
+    shadow_drop_pool();
     for (size_t i = 0; i < nallocs; i++)
         if (allocs[i]->shadow)
             memset(allocs[i]->shadow, 0, shadow_bytes(allocs[i]));
@@ -614,10 +609,7 @@ void model_mem_reset_all(void)
 {
     while (nallocs > 0)
         model_dev_free(allocs[0]->raw);
-    for (int i = 0; i < SHADOW_POOL; i++) {
-        big_free(shadow_pool[i].p, shadow_pool[i].bytes);
-        shadow_pool[i].p = NULL;
-    }
+    shadow_drop_pool();
     free(allocs);
     allocs = NULL;
     capallocs = 0;

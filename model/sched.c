@@ -1,6 +1,9 @@
 /* The grid executor: blocks dispatched to residency slots in a chosen
  * order, resident blocks run fairly and never preempted, every simulated
- * thread a fiber that runs alone until its next synchronisation point. */
+ * thread a fiber that runs alone until its next synchronisation point.
+ * A block runs warp by warp: a lane that parks switches straight to the
+ * next ready lane of its warp (one switch per lane, not two through the
+ * host), and the host accounts the warp's traces before the next warp. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,8 +181,6 @@ static void thread_main(void *arg)
     t->state = TS_EXIT;
     t->park_site = NULL;
     b->nexited++;
-    if (!b->exited)
-        b->exited = t;
     model_L.progress++;
     for (;;)
         model_park(t);
@@ -426,7 +427,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
     b->rel = 0;
     b->nacq = 0;
     b->nexited = b->nbar = b->nwarpop = b->nspin = 0;
-    b->bar_first = b->bar_other = b->exited = NULL;
+    b->bar_first = b->bar_other = NULL;
     b->nwarps = (nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE;
     memset(b->wsync, 0, b->nwarps * sizeof *b->wsync);
     b->steps = b->interval_max = b->barriers = b->work = 0;
@@ -543,7 +544,21 @@ static bool block_step(mblock *b)
         if (b->nbar == 0 || b->nwarpop || b->nspin)
             return b->nexited == b->nth;
         if (b->bar_other || b->nexited) {
-            barrier_divergence(b, b->bar_first, b->bar_other ? b->bar_other : b->exited);
+            /* name the pair in thread order: the first thread at a
+             * barrier, and the first at another one or exited */
+            const mthread *first = NULL, *other = NULL, *exited = NULL;
+            for (unsigned i = 0; i < b->nth; i++) {
+                const mthread *t = &b->th[i];
+                if (t->state == TS_BAR) {
+                    if (!first)
+                        first = t;
+                    else if (t->park_site != first->park_site && !other)
+                        other = t;
+                } else if (t->state == TS_EXIT && !exited) {
+                    exited = t;
+                }
+            }
+            barrier_divergence(b, first, other ? other : exited);
             return false;
         }
         b->steps += b->interval_max;

@@ -57,24 +57,26 @@ do_test() {
 }
 
 do_verify() {
-    local s=$build/scanlab rc=0
+    local s=$build/verify/scanlab rc=0
+    local device=hierarchical,reduce-then-scan,two-level,chained-static,chained-ticket,lookback
     {
-        echo "== standard sizes, every algorithm, seq sim cuda, both kinds"
-        "$s" verify --algo all --backend seq,sim,cuda --both --seed 1 || rc=1
-        echo "== 2^24: cuda against seq, every algorithm"
-        "$s" verify --algo all --backend seq,cuda --sizes 16777216,16777215 --seed 2 || rc=1
-        echo "== 2^28 and above 2^31: cuda device-level scans, i32 add and i64 affine"
-        "$s" verify --algo hierarchical,reduce-then-scan,two-level,chained-ticket,lookback --backend cuda \
-            --type i32 --op add --sizes 268435456,2147483713 --seed 3 || rc=1
-        "$s" verify --algo lookback --backend cuda --type i64 --op affine --sizes 2147483713 --seed 4 || rc=1
-        echo "== determinism of float scans"
+        echo "== standard sizes, every algorithm, seq sim cuda, inclusive and exclusive"
+        "$s" verify --algo all --backend seq,sim,cuda --both --seed 1 --jobs 8 || rc=1
+        echo "== 2^24 and 2^24 - 1: every algorithm on cuda"
+        "$s" verify --algo all --backend cuda --type i32,f32 --op add --sizes 2^24,16777215 --seed 2 --jobs 4 || rc=1
+        "$s" verify --algo all --backend cuda --type i64 --op affine --exclusive --sizes 2^24 --seed 2 --jobs 4 || rc=1
+        echo "== 2^28: device-level scans on cuda"
+        "$s" verify --algo $device --backend cuda --type i32 --op add --sizes 2^28 --seed 3 || rc=1
+        echo "== above 2^31 elements: device-level scans on cuda (64-bit offsets)"
+        "$s" verify --algo $device --backend cuda --type i32 --op add --sizes 2147483713 --seed 4 || rc=1
+        echo "== run-to-run determinism of float add on cuda (K = 5)"
         "$s" verify --algo all --backend cuda --type f32 --op add --sizes 1000000 --repeat 5 --seed 5 || rc=1
     } >"$out/verify.log" 2>&1
     return $rc
 }
 
 do_bench() {
-    local s=$build/scanlab rc=0
+    local s=$build/verify/scanlab rc=0
     {
         echo "== OpenMP, n = 2^28 i64 add, all cores"
         "$s" bench --backend omp --n 268435456 --type i64 --threads "$(nproc)" || rc=1

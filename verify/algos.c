@@ -8,6 +8,9 @@
 #include "verify/algo_entry.h"
 #include "cuda/kernels.h"
 #include "compensated.h"
+#if SCANLAB_HAVE_CUDA
+#include "cuda/cub/cub_scan.h"
+#endif
 
 /* Adapters from the table's argument block to the cpu/ functions. */
 static sl_status cpu_algo_seq(const sl_scan_args *a)
@@ -52,6 +55,16 @@ static size_t omp_depth(const sl_scan_args *a, size_t i)
     return i + 1;
 }
 #endif
+#if SCANLAB_HAVE_CUDA
+/* CUB's decoupled look-back adds tile partials in an order that depends on
+ * timing; whatever the order, a tree over the i + 1 inputs of output i has
+ * depth <= i, so i + 1 is safe for inclusive and exclusive scans. */
+static size_t cub_depth(const sl_scan_args *a, size_t i)
+{
+    (void)a;
+    return i + 1;
+}
+#endif
 
 const verify_algo verify_algos[] = {
     {"sequential", "one thread, left to right: the reference every backend is judged against",
@@ -77,6 +90,10 @@ const verify_algo verify_algos[] = {
 #define SL_KERNEL SL_KERNEL_ENTRY
 #include "cuda/kernels.def"
 #undef SL_KERNEL
+#if SCANLAB_HAVE_CUDA
+    {"cub", "CUB's cub::DeviceScan (decoupled look-back): the vendor baseline; GPU only",
+     SL_KIND_SCAN, {[SL_CUDA] = cub_scan_cuda}, cub_depth},
+#endif
 };
 const size_t verify_algo_count = sizeof verify_algos / sizeof verify_algos[0];
 

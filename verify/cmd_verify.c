@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "harness.h"
+#include "npy.h"
 #include "rng.h"
 #include "sizes.h"
 
@@ -22,6 +23,7 @@ enum { CASE_COPIES = 8 };
 
 typedef struct {
     const char *algo, *backend, *type, *op, *sizes, *max_n, *dist, *seed, *jobs, *repeat;
+    const char *input, *output;
     bool exclusive, both, json, help;
 } options;
 
@@ -54,7 +56,15 @@ static void usage(FILE *f)
             "  --jobs J               cases run at once (default 1; simulator and GPU cases still\n"
             "                         run one at a time)\n"
             "  --repeat K             run each case K times and report whether the results were\n"
-            "                         bitwise identical run to run (default 1)\n"
+            "                         bitwise identical run to run (default 1); 'cub' (CUB's\n"
+            "                         DeviceScan, GPU builds) is the baseline to compare with\n"
+            "  --input FILE           check on this array instead of generated inputs: a .npy\n"
+            "                         file (1-D, C order, <i4 <i8 <f4 <f8; its type is the type)\n"
+            "                         or raw little-endian elements of the one type --type names\n"
+            "  --output FILE          with --input: write the output of the one case selected\n"
+            "                         (one algorithm, backend and operator, one kind; a scan or\n"
+            "                         a reduction) as .npy, as computed by the first run, whether\n"
+            "                         or not it passed; never a partial file\n"
             "  --json                 one JSON document on stdout instead of the table\n"
             "  --help                 this text\n\n"
             "A failure prints the first differing index, the expected and actual values, the seed\n"
@@ -65,7 +75,7 @@ static void usage(FILE *f)
 static int parse_options(int argc, char **argv, options *o)
 {
     enum { O_ALGO = 256, O_BACKEND, O_TYPE, O_OP, O_EXCL, O_BOTH, O_SIZES, O_MAXN, O_DIST, O_SEED,
-           O_JOBS, O_REPEAT, O_JSON, O_HELP };
+           O_JOBS, O_REPEAT, O_JSON, O_HELP, O_INPUT, O_OUTPUT };
     static const struct option opts[] = {
         {"algo", required_argument, NULL, O_ALGO},     {"backend", required_argument, NULL, O_BACKEND},
         {"type", required_argument, NULL, O_TYPE},     {"op", required_argument, NULL, O_OP},
@@ -74,6 +84,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"dist", required_argument, NULL, O_DIST},     {"seed", required_argument, NULL, O_SEED},
         {"jobs", required_argument, NULL, O_JOBS},     {"repeat", required_argument, NULL, O_REPEAT},
         {"json", no_argument, NULL, O_JSON},           {"help", no_argument, NULL, O_HELP},
+        {"input", required_argument, NULL, O_INPUT},   {"output", required_argument, NULL, O_OUTPUT},
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -94,12 +105,14 @@ static int parse_options(int argc, char **argv, options *o)
         case O_REPEAT: o->repeat = optarg; break;
         case O_JSON: o->json = true; break;
         case O_HELP: o->help = true; break;
+        case O_INPUT: o->input = optarg; break;
+        case O_OUTPUT: o->output = optarg; break;
         case ':':
             return cli_usage_error("verify: option '%s' needs a value", argv[optind - 1]);
         default:
             return cli_usage_error("verify: unknown option '%s' (valid: --algo, --backend, --type, "
                                    "--op, --exclusive, --both, --sizes, --max-n, --dist, --seed, "
-                                   "--jobs, --repeat, --json, --help)",
+                                   "--jobs, --repeat, --input, --output, --json, --help)",
                                    argv[optind - 1]);
         }
     }
@@ -107,6 +120,15 @@ static int parse_options(int argc, char **argv, options *o)
         return cli_usage_error("verify: unexpected argument '%s'", argv[optind]);
     if (o->exclusive && o->both)
         return cli_usage_error("verify: --exclusive and --both exclude each other");
+    if (o->output && !o->input)
+        return cli_usage_error("verify: --output writes the scan of the --input file: give --input");
+    if (o->input) {
+        const char *clash = o->sizes ? "--sizes" : o->max_n ? "--max-n" : o->dist ? "--dist"
+                          : o->seed ? "--seed" : NULL;
+        if (clash)
+            return cli_usage_error("verify: %s does not apply to --input (the file is the input)",
+                                   clash);
+    }
     return CLI_EXIT_OK;
 }
 
@@ -170,7 +192,7 @@ static int check_selection(const options *o, const verify_plan *p)
         if ((p->backends >> b & 1u) && !verify_backend_built((sl_backend)b))
             return cli_usage_error("verify: backend '%s' is not built in this scanlab",
                                    verify_backend_name((sl_backend)b));
-    bool type_explicit = o->type && strcmp(o->type, "all") != 0;
+    bool type_explicit = (o->type && strcmp(o->type, "all") != 0) || o->input;
     bool op_explicit = o->op && strcmp(o->op, "all") != 0;
     bool dist_explicit = o->dist && strcmp(o->dist, "all") != 0;
     for (int t = 0; t < SL_TYPE_COUNT; t++)
@@ -218,6 +240,85 @@ static int check_selection(const options *o, const verify_plan *p)
     return CLI_EXIT_OK;
 }
 
+/* --input: read the file; its type becomes the one type of the plan, and
+ * an explicit --type must name that type (a raw file needs it). */
+static int read_input(const options *o, verify_plan *p, void **data, size_t *n)
+{
+    sl_type raw = SL_TYPE_COUNT, t = SL_TYPE_COUNT;
+    if (o->type) {
+        if (strchr(o->type, ',') || strcmp(o->type, "all") == 0)
+            return cli_usage_error("verify: with --input, --type names the one type of the file, "
+                                   "not '%s'", o->type);
+        if (verify_parse_type(o->type, &raw) != SL_OK)
+            return CLI_EXIT_USAGE;
+    }
+    char why[512];
+    sl_status st = verify_array_read(o->input, raw, &t, data, n, why, sizeof why);
+    if (st != SL_OK) {
+        fprintf(stderr, "scanlab: verify: %s\n", why);
+        return st == SL_ERR_NOMEM ? CLI_EXIT_FAILED : CLI_EXIT_USAGE;
+    }
+    if (o->type && t != raw)
+        return cli_usage_error("verify: %s holds %s elements, but --type says %s", o->input,
+                               verify_type_name(t), verify_type_name(raw));
+    p->types = 1u << t;
+    p->data = *data;
+    p->input = o->input;
+    return CLI_EXIT_OK;
+}
+
+/* --output keeps the output of one case, so the selection must expand to
+ * exactly one line, a scan or a reduction; *len gets its output length. */
+static int check_output(const verify_plan *p, size_t n, size_t *len)
+{
+    size_t lines = 0;
+    const verify_algo *last = NULL;
+    for (size_t i = 0; i < p->algo_count; i++)
+        for (int b = 0; b < SL_BACKEND_COUNT; b++) {
+            const verify_algo *a = p->algos[i];
+            if (!(p->backends >> b & 1u) || !verify_algo_runs_on(a, (sl_backend)b))
+                continue;
+            for (int t = 0; t < SL_TYPE_COUNT; t++)
+                for (int op = 0; op < SL_OP_COUNT; op++) {
+                    if (!(p->types >> t & 1u) || !(p->ops >> op & 1u) || !SL_OP_APPLIES(op, t) ||
+                        (SL_KIND_IS_APP(a->kind) && op != SL_ADD))
+                        continue;
+                    lines += a->kind == SL_KIND_SCAN ? (size_t)p->inclusive + p->exclusive : 1;
+                    last = a;
+                }
+        }
+    if (lines != 1)
+        return cli_usage_error("verify: --output writes the output of one case, and this selection "
+                               "has %zu: give one --algo, one --backend, one --op, and not --both",
+                               lines);
+    if (SL_KIND_IS_APP(last->kind))
+        return cli_usage_error("verify: --output writes scans and reductions; '%s' is an "
+                               "application", last->name);
+    *len = last->kind == SL_KIND_REDUCE ? 1 : n;
+    return CLI_EXIT_OK;
+}
+
+/* Write what the one case computed; exit status 1 when it did not run. */
+static int write_output(const options *o, const verify_plan *p, const void *keep, bool kept,
+                        size_t len)
+{
+    char why[512];
+    if (!kept) {
+        fprintf(stderr, "scanlab: verify: %s not written: the case did not run (see its line)\n",
+                o->output);
+        return CLI_EXIT_FAILED;
+    }
+    sl_type t = SL_TYPE_COUNT;
+    for (int k = 0; k < SL_TYPE_COUNT; k++)
+        if (p->types >> k & 1u)
+            t = (sl_type)k;
+    if (verify_npy_write(o->output, t, keep, len, why, sizeof why) != SL_OK) {
+        fprintf(stderr, "scanlab: verify: %s\n", why);
+        return CLI_EXIT_FAILED;
+    }
+    return CLI_EXIT_OK;
+}
+
 static uint64_t clock_seed(void)
 {
     struct timespec ts;
@@ -237,7 +338,8 @@ static int pick_seed(const options *o, uint64_t *seed)
     return CLI_EXIT_OK;
 }
 
-static int parse_numbers(const options *o, verify_plan *p, size_t **sizes)
+/* --jobs, --repeat and the sizes: with --input the file's one size n. */
+static int parse_numbers(const options *o, verify_plan *p, size_t n, size_t **sizes)
 {
     p->jobs = 1;
     p->repeat = 1;
@@ -248,16 +350,31 @@ static int parse_numbers(const options *o, verify_plan *p, size_t **sizes)
     size_t max_n = VERIFY_DEFAULT_MAX_N, count = 0;
     if (o->max_n && cli_parse_size("--max-n", o->max_n, &max_n) != SL_OK)
         return CLI_EXIT_USAGE;
-    sl_status st = o->sizes ? cli_parse_size_list("--sizes", o->sizes, sizes, &count)
-                            : verify_default_sizes(max_n, p->seed, sizes, &count);
+    sl_status st = SL_OK;
+    if (o->input) {
+        *sizes = malloc(sizeof **sizes);
+        st = *sizes ? SL_OK : SL_ERR_NOMEM;
+        if (*sizes)
+            (*sizes)[count++] = n;
+    } else {
+        st = o->sizes ? cli_parse_size_list("--sizes", o->sizes, sizes, &count)
+                      : verify_default_sizes(max_n, p->seed, sizes, &count);
+    }
     if (st != SL_OK)
         return cli_exit_code(st);
     count = verify_sort_sizes(*sizes, count);
     p->sizes = *sizes;
     p->size_count = count;
     size_t largest = count ? (*sizes)[count - 1] : 0;
-    if (cli_check_memory("verify", largest + 2 * VERIFY_GUARD_ELEMS, VERIFY_MAX_ELEM,
-                         CASE_COPIES * (unsigned)p->jobs) != SL_OK)
+    /* Buffers hold elements of the widest selected type (pack's 8-byte
+     * records included), so 4-byte types alone need half the memory. */
+    size_t elem = 4;
+    for (int t = 0; t < SL_TYPE_COUNT; t++)
+        if ((p->types >> t & 1u) && SL_TYPE_SIZE(t) > elem)
+            elem = SL_TYPE_SIZE(t);
+    /* the file's data is one more copy */
+    unsigned copies = CASE_COPIES * (unsigned)p->jobs + (o->input ? 1u : 0u);
+    if (cli_check_memory("verify", largest + 2 * VERIFY_GUARD_ELEMS, elem, copies) != SL_OK)
         return CLI_EXIT_USAGE;
     return CLI_EXIT_OK;
 }
@@ -291,17 +408,38 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
         rc = CLI_EXIT_USAGE;
     if (rc == CLI_EXIT_OK && o.dist && verify_parse_dist_list(o.dist, &p.dists) != SL_OK)
         rc = CLI_EXIT_USAGE;
+    void *data = NULL, *keep = NULL;
+    size_t n = 0, out_len = 0;
+    bool kept = false;
+    if (rc == CLI_EXIT_OK && o.input)
+        rc = read_input(&o, &p, &data, &n);
     if (rc == CLI_EXIT_OK)
         rc = check_selection(&o, &p);
+    if (rc == CLI_EXIT_OK && o.output && (rc = check_output(&p, n, &out_len)) == CLI_EXIT_OK) {
+        keep = malloc(out_len ? out_len * SL_TYPE_SIZE(SL_I64) : 1);
+        rc = keep ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+        p.keep = keep;
+        p.kept = &kept;
+    }
     if (rc == CLI_EXIT_OK)
         rc = pick_seed(&o, &p.seed);
     if (rc == CLI_EXIT_OK)
-        rc = parse_numbers(&o, &p, &sizes);
+        rc = parse_numbers(&o, &p, n, &sizes);
     if (rc == CLI_EXIT_OK) {
-        fprintf(stderr, "scanlab: verify: seed %" PRIu64 " (replay with --seed %" PRIu64 ")\n",
-                p.seed, p.seed);
+        if (o.input)
+            fprintf(stderr, "scanlab: verify: input %s (%zu elements)\n", o.input, n);
+        else
+            fprintf(stderr, "scanlab: verify: seed %" PRIu64 " (replay with --seed %" PRIu64 ")\n",
+                    p.seed, p.seed);
         rc = verify_run_plan(&p, out);
+        if (o.output && rc != CLI_EXIT_USAGE) {
+            int wrc = write_output(&o, &p, keep, kept, out_len);
+            if (wrc != CLI_EXIT_OK)
+                rc = wrc;
+        }
     }
+    free(keep);
+    free(data);
     free(sizes);
     free(sel);
     return rc;

@@ -40,13 +40,19 @@ static bool is_float_add(const verify_case *c) { return SL_TYPE_IS_FLOAT(c->type
 
 static bool is_reduce(const verify_case *c) { return c->algo->kind == SL_KIND_REDUCE; }
 
-/* The case's input: the user's data, or generated from dist and seed. */
-static sl_status fill_input(const verify_case *c, void *in)
+/* Where a case's input comes from and where run 0's output goes. */
+typedef struct {
+    const void *data; /* NULL: generated from dist and seed */
+    void *keep;       /* NULL: nowhere */
+} case_io;
+
+/* The case's input: the given data, or generated from dist and seed. */
+static sl_status fill_input(const verify_case *c, const case_io *io, void *in)
 {
-    if (!c->data)
+    if (!io->data)
         return verify_fill_input(c->type, c->op, c->dist, c->seed, c->n, in);
     if (c->n)
-        memcpy(in, c->data, c->n * SL_TYPE_SIZE(c->type));
+        memcpy(in, io->data, c->n * SL_TYPE_SIZE(c->type));
     return SL_OK;
 }
 
@@ -157,7 +163,8 @@ static bool check_run(const verify_case *c, const buffers *b, const unsigned cha
     return ok;
 }
 
-static sl_status run_checked(const verify_case *c, buffers *b, size_t len, verify_case_result *r)
+static sl_status run_checked(const verify_case *c, const case_io *io, buffers *b, size_t len,
+                             verify_case_result *r)
 {
     size_t es = SL_TYPE_SIZE(c->type);
     unsigned char *out = b->out_block + VERIFY_GUARD_ELEMS * es;
@@ -177,8 +184,8 @@ static sl_status run_checked(const verify_case *c, buffers *b, size_t len, verif
         sl_status st = c->algo->run[c->backend](&args);
         if (st != SL_OK)
             return st;
-        if (run == 0 && c->keep) {
-            memcpy(c->keep, out, len * es);
+        if (run == 0 && io->keep) {
+            memcpy(io->keep, out, len * es);
             r->kept = true;
         }
         if (!check_run(c, b, out, len, r)) {
@@ -254,7 +261,7 @@ static bool check_app_run(const verify_case *c, const app_buffers *b, const unsi
 /* An application case: its own buffers (the output is bytes, not n
  * elements), an exact comparison, and the same guard, input, poison and
  * repeat checks as a scan. */
-static sl_status run_app_case(const verify_case *c, verify_case_result *r)
+static sl_status run_app_case(const verify_case *c, const case_io *io, verify_case_result *r)
 {
     const size_t es = SL_TYPE_SIZE(c->type), g = VERIFY_GUARD_ELEMS;
     app_buffers b = {0};
@@ -272,7 +279,7 @@ static sl_status run_app_case(const verify_case *c, verify_case_result *r)
     b.block = alloc(b.out_bytes + 2 * g);
     sl_status st = b.in && b.in_copy && b.ref && b.first && b.block ? SL_OK : SL_ERR_NOMEM;
     if (st == SL_OK)
-        st = fill_input(c, b.in);
+        st = fill_input(c, io, b.in);
     if (st == SL_OK) {
         memcpy(b.in_copy, b.in, b.in_bytes);
         memset(b.ref, 0, b.out_bytes);
@@ -305,6 +312,13 @@ static sl_status run_app_case(const verify_case *c, verify_case_result *r)
 
 sl_status verify_run_case(const verify_case *c, verify_case_result *r)
 {
+    return verify_run_case_on(c, NULL, NULL, r);
+}
+
+sl_status verify_run_case_on(const verify_case *c, const void *data, void *keep,
+                             verify_case_result *r)
+{
+    const case_io io = {data, keep};
     memset(r, 0, sizeof *r);
     r->deterministic = true;
     r->exact = !is_float_add(c);
@@ -317,20 +331,20 @@ sl_status verify_run_case(const verify_case *c, verify_case_result *r)
         return r->status = SL_ERR_UNSUPPORTED;
     if (SL_KIND_IS_APP(c->algo->kind)) {
         r->exact = true;
-        return r->status = run_app_case(c, r);
+        return r->status = run_app_case(c, &io, r);
     }
     size_t len = is_reduce(c) ? 1 : c->n;
     size_t es = SL_TYPE_SIZE(c->type);
     buffers b = {0};
     sl_status st = alloc_buffers(c, len, &b);
     if (st == SL_OK)
-        st = fill_input(c, b.in);
+        st = fill_input(c, &io, b.in);
     if (st == SL_OK) {
         memcpy(b.in_copy, b.in, c->n * es);
         st = reference(c, &b);
     }
     if (st == SL_OK)
-        st = run_checked(c, &b, len, r);
+        st = run_checked(c, &io, &b, len, r);
     free_buffers(&b);
     return r->status = st;
 }

@@ -27,10 +27,6 @@ typedef struct {
     size_t n;
     uint64_t seed;
     int repeat;     /* runs of the algorithm on the same input, >= 1 */
-    const void *data; /* the input, n elements of type (a user's file); NULL:
-                       * generated from dist and seed */
-    void *keep;     /* not NULL: run 0's output (n elements, 1 for a reduction)
-                     * is copied here as soon as the algorithm returns */
 } verify_case;
 
 typedef enum {
@@ -53,7 +49,7 @@ typedef struct {
     verify_where where;
     verify_mismatch mismatch;
     sl_type value_type;     /* type of the mismatch values (i64 for pack's records) */
-    bool kept;              /* run 0's output went to verify_case.keep */
+    bool kept;              /* run 0's output went to keep (verify_run_case_on) */
 } verify_case_result;
 
 /* Whether the skip/fail statuses of a case mean "cannot run here". */
@@ -61,6 +57,14 @@ bool verify_status_is_skip(sl_status st);
 
 /* Run one case and check it: returns r->status. */
 sl_status verify_run_case(const verify_case *c, verify_case_result *r);
+
+/* verify_run_case on the given input data[0..c->n) of c->type (NULL: the
+ * generated one; c->dist and c->seed are then ignored). When keep is not
+ * NULL, run 0's output (n elements, 1 for a reduction; scans and
+ * reductions only) is copied there as soon as the algorithm returns, before
+ * any check, and r->kept is set. */
+sl_status verify_run_case_on(const verify_case *c, const void *data, void *keep,
+                             verify_case_result *r);
 
 /* What 'scanlab verify' runs. */
 typedef struct {

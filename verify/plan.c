@@ -143,13 +143,13 @@ static void run_task(pool *p, size_t i)
     const task *t = &p->x->tasks[i];
     const group *g = &p->x->groups[t->group];
     verify_case c = {g->algo, g->backend, g->type, g->op, g->exclusive, t->dist, t->n,
-                     p->plan->seed, p->plan->repeat, p->plan->data,
-                     p->x->ntasks == 1 ? p->plan->keep : NULL};
+                     p->plan->seed, p->plan->repeat};
     /* The simulator and the GPU are process-wide: one case at a time. */
     bool serial = g->backend == SL_SIM || g->backend == SL_CUDA;
     if (serial)
         pthread_mutex_lock(&p->device);
-    verify_run_case(&c, &p->results[i]);
+    verify_run_case_on(&c, p->plan->data, p->x->ntasks == 1 ? p->plan->keep : NULL,
+                       &p->results[i]);
     if (serial)
         pthread_mutex_unlock(&p->device);
 }
@@ -421,11 +421,14 @@ static void print_json(const pool *p, FILE *out)
     json_writer w;
     json_init(&w, out);
     json_begin_object(&w, NULL);
-    json_uint(&w, "seed", p->plan->seed);
-    if (p->plan->input)
+    /* user data has no seed: the file is the input */
+    if (p->plan->input) {
+        json_null(&w, "seed");
         json_string(&w, "input", p->plan->input);
-    else
+    } else {
+        json_uint(&w, "seed", p->plan->seed);
         json_null(&w, "input");
+    }
     json_int(&w, "repeat", p->plan->repeat);
     json_begin_array(&w, "results");
     for (size_t i = 0; i < p->x->ngroups; i++) {

@@ -1,7 +1,7 @@
 /* The host driver behind cub_scan_cuda_<tn>: one buffer on the GPU, scanned
  * in place by cub::DeviceScan. Each cub_scan_<tn>.cu includes this and
- * expands SL_CUB_TYPE for its own element type only, so that the four
- * types compile as four parallel nvcc jobs. */
+ * instantiates sl_cub_dispatch for its own element type only, so that the
+ * four types compile as four parallel nvcc jobs. */
 #ifndef SCANLAB_CUB_SCAN_CUH
 #define SCANLAB_CUB_SCAN_CUH
 
@@ -15,13 +15,13 @@
 /* CUB applies scan_op(accumulated, next): the earlier operand first, which
  * is the catalogue's op(earlier, later), so affine (not commutative) keeps
  * its order. One functor per (type, operator) of the catalogue. */
-#define X(T_, tn, opn, st, so)                                               \
-    struct sl_cub_##opn##_##tn {                                             \
-        __host__ __device__ __forceinline__ T_ operator()(const T_ &earlier, \
-                                                          const T_ &later) const \
-        {                                                                    \
-            return sl_##opn##_##tn(earlier, later);                          \
-        }                                                                    \
+#define X(T_, tn, opn, st, so)                                                          \
+    struct sl_cub_##opn##_##tn {                                                        \
+        __host__ __device__ __forceinline__ T_ operator()(const T_ &earlier,            \
+                                                          const T_ &later) const        \
+        {                                                                               \
+            return sl_##opn##_##tn(earlier, later);                                     \
+        }                                                                               \
     };
 SL_FOR_EACH_TYPE_OP(X)
 #undef X
@@ -89,11 +89,11 @@ static sl_status sl_cub_run(const sl_scan_args *a, Op op, T identity)
 template <typename T>
 static sl_status sl_cub_dispatch(const sl_scan_args *a)
 {
-#define X(T_, tn, opn, st, so)                                                  \
-    if constexpr (std::is_same<T_, T>::value) {                                 \
-        if (a->op == so)                                                        \
-            return sl_cub_run<so == SL_ADD, T>(a, sl_cub_##opn##_##tn(),          \
-                                               (T)sl_id_##opn##_##tn());             \
+#define X(T_, tn, opn, st, so)                                                          \
+    if constexpr (std::is_same<T_, T>::value) {                                         \
+        if (a->op == so)                                                                \
+            return sl_cub_run<so == SL_ADD, T>(a, sl_cub_##opn##_##tn(),                \
+                                               (T)sl_id_##opn##_##tn());                \
     }
     SL_FOR_EACH_TYPE_OP(X)
 #undef X

@@ -112,7 +112,8 @@ static void help_documents_every_option(void **state)
     const char *args[] = {"verify", "--help", NULL};
     assert_int_equal(run(args, &out, NULL), 0);
     const char *opts[] = {"--algo", "--backend", "--type", "--op", "--exclusive", "--both", "--sizes",
-                          "--max-n", "--dist", "--seed", "--jobs", "--repeat", "--json"};
+                          "--max-n", "--dist", "--seed", "--jobs", "--repeat", "--json",
+                          "--input", "--output"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         assert_non_null(strstr(out, opts[i]));
     free(out);

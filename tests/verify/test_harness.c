@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cpu/cpu.h"
 #include "seed.h"
 #include "verify/harness.h"
+#include "verify/npy.h"
 
 static uint64_t seed;
 
@@ -288,6 +290,49 @@ static void off_by_one_is_caught_and_replayed(void **state)
     free(text);
 }
 
+/* On user data (--input) the failure line names the file, and the replay
+ * gives it instead of sizes, distribution and seed. x_i = i + 1, so the
+ * expected value at index TILE is (TILE + 1)(TILE + 2) / 2 and the planted
+ * kernel's misses x_{TILE-1} = TILE. */
+static void user_data_failure_replays_with_input(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/scanlab-harness-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    int32_t x[TILE + 1];
+    for (int i = 0; i <= TILE; i++)
+        x[i] = i + 1;
+    char why[256];
+    assert_int_equal(verify_npy_write(path, SL_I32, x, TILE + 1, why, sizeof why), SL_OK);
+    char *argv[] = {"verify", "--algo", "planted-tile", "--op", "add", "--input", path};
+    char *text = NULL;
+    assert_int_equal(run_main(argv, 7, &text), 1);
+    int want = (TILE + 1) * (TILE + 2) / 2, got = want - TILE;
+    char expect[160];
+    snprintf(expect, sizeof expect, "n=%d dist=file: first difference at index %d: expected %d "
+             "(0x%08x), got %d (0x%08x)", TILE + 1, TILE, want, want, got, got);
+    assert_non_null(strstr(text, expect));
+    char replay[256];
+    snprintf(replay, sizeof replay,
+             "scanlab verify --algo planted-tile --backend seq --type i32 --op add --input %s\n",
+             path);
+    const char *cmd = find_line(text, "replay: ");
+    assert_non_null(cmd);
+    assert_memory_equal(cmd, replay, strlen(replay));
+    assert_null(strstr(text, "--seed"));
+    /* the printed command replays the same failure */
+    char *rargv[] = {"verify", "--algo", "planted-tile", "--backend", "seq", "--type", "i32",
+                     "--op", "add", "--input", path};
+    char *text2 = NULL;
+    assert_int_equal(run_main(rargv, 11, &text2), 1);
+    assert_non_null(strstr(text2, expect));
+    free(text2);
+    free(text);
+    unlink(path);
+}
+
 static void json_reports_the_failure(void **state)
 {
     (void)state;
@@ -417,6 +462,7 @@ int main(void)
         cmocka_unit_test(swapped_operands_pass_for_add),
         cmocka_unit_test(swapped_operands_are_caught_for_affine),
         cmocka_unit_test(off_by_one_is_caught_and_replayed),
+        cmocka_unit_test(user_data_failure_replays_with_input),
         cmocka_unit_test(json_reports_the_failure),
         cmocka_unit_test(no_gpu_is_skipped_not_failed),
         cmocka_unit_test(writes_outside_the_output_are_caught),
