@@ -223,12 +223,12 @@ static int measure(const bench_options *o, void *in, void *out)
 
 int bench_omp(const bench_options *o)
 {
-    if (!SCANLAB_HAVE_OPENMP)
-        return cli_usage_error("bench: this scanlab was built without OpenMP (--backend omp unavailable)");
     size_t size = SL_TYPE_SIZE(o->type);
     sl_status st = cli_check_memory("--n", o->n, size, 2);
     if (st != SL_OK)
         return cli_exit_code(st);
+    if (!SCANLAB_HAVE_OPENMP)
+        return cli_usage_error("bench: this scanlab was built without OpenMP (--backend omp unavailable)");
     size_t bytes = (o->n * size + BENCH_ALIGN - 1) / BENCH_ALIGN * BENCH_ALIGN;
     void *in = aligned_alloc(BENCH_ALIGN, bytes), *out = aligned_alloc(BENCH_ALIGN, bytes);
     if (!in || !out) {
