@@ -7,11 +7,15 @@
 #                2^28 and above 2^31 for the device-level scans)
 #   bench.log    the OpenMP benchmark on all cores, and the GPU benchmarks
 #   sass.log     dialect kernel against its hand-written twin, SASS counts
+#   cub.log      cub::DeviceScan through the harness, and run-to-run
+#                determinism of float scans, ours against CUB's
+#   report.tar.gz  scanlab report with the GPU section live
 #
 # The host needs MPFR/GMP/cmocka headers: tools/gpu-deps.sh unpacks them into
 # .carry/root on a Debian machine; this script points the compiler there.
 #
-#   tools/gpu-check.sh [stage ...]    stages: build test verify bench sass (default all)
+#   tools/gpu-check.sh [stage ...]    stages: build test verify bench sass cub report
+#                                     (default all)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-results}
@@ -26,7 +30,7 @@ if [ -d "$carry" ]; then
 fi
 export PATH=/usr/local/cuda/bin:$PATH
 build=$root/build-gpu
-stages=${*:-build test verify bench sass}
+stages=${*:-build test verify bench sass cub report}
 summary=$out/summary.txt
 : >"$summary"
 
@@ -87,6 +91,28 @@ do_bench() {
     return $rc
 }
 
+do_cub() {
+    local s=$build/verify/scanlab rc=0
+    {
+        echo "== cub::DeviceScan through the harness: every type, operator and kind"
+        "$s" verify --algo cub --backend cuda --both --seed 6 || rc=1
+        echo "== cub above 2^31 elements"
+        "$s" verify --algo cub --backend cuda --type i32 --op add --sizes 2147483713 --seed 7 || rc=1
+        echo "== run-to-run determinism of float add, ours against CUB (K = 10, n = 2^24)"
+        "$s" verify --algo cub,lookback,chained-ticket,reduce-then-scan,hierarchical,two-level --backend cuda \
+            --type f32,f64 --op add --sizes 2^24 --repeat 10 --seed 8 || rc=1
+    } >"$out/cub.log" 2>&1
+    return $rc
+}
+
+do_report() {
+    rm -rf "$root/report-gpu"
+    "$build/verify/scanlab" report -o "$root/report-gpu" >"$out/report.log" 2>&1
+    local rc=$?
+    tar -czf "$out/report.tar.gz" -C "$root" report-gpu 2>/dev/null
+    return $rc
+}
+
 do_sass() {
     sh "$root/cuda/sass_check/compare.sh" 90 >"$out/sass.log" 2>&1
 }
@@ -99,6 +125,8 @@ for st in $stages; do
     verify) stage verify do_verify || status=1 ;;
     bench) stage bench do_bench || status=1 ;;
     sass) stage sass do_sass || status=1 ;;
+    cub) stage cub do_cub || status=1 ;;
+    report) stage report do_report || status=1 ;;
     *) echo "unknown stage $st" >&2; exit 2 ;;
     esac
 done
