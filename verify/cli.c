@@ -140,10 +140,13 @@ sl_status cli_check_memory(const char *what, size_t n, size_t elem_size, unsigne
     bool overflow = __builtin_mul_overflow((unsigned long long)n, (unsigned long long)elem_size,
                                            &need) ||
                     __builtin_mul_overflow(need, (unsigned long long)copies, &need);
-    if (overflow || (avail && need > avail)) {
-        cli_usage_error("%s: %zu elements need %s%.1f GiB, more than this machine's %.1f GiB of memory",
-                        what, n, overflow ? "over " : "", overflow ? 1e9 : need / 1073741824.0,
-                        avail / 1073741824.0);
+    if (overflow) {
+        cli_usage_error("%s: %zu elements need more than 2^64 bytes", what, n);
+        return SL_ERR_ARG;
+    }
+    if (avail && need > avail) {
+        cli_usage_error("%s: %zu elements need %.1f GiB, more than this machine's %.1f GiB of memory",
+                        what, n, need / 1073741824.0, avail / 1073741824.0);
         return SL_ERR_ARG;
     }
     return SL_OK;

@@ -285,7 +285,11 @@ int cmd_simulate(int argc, char **argv)
         bad = verify_app_mismatches(al->kind, type, n, ref, out, &first_bad);
     else if (st == SL_OK)
         bad = check_result(&a, al, ref, count, &first_bad);
-    if (json) {
+    /* the host driver refused its parameters before launching anything */
+    const bool refused = st == SL_ERR_ARG && !s.has_error;
+    if (refused) {
+        /* no counts to show: the message below says why */
+    } else if (json) {
         print_json(&a, algo, &s, bad, st);
     } else {
         printf("%s on sim: n = %zu, %s, %s, %s\n", algo, n, verify_type_name(type), verify_op_name(op),
@@ -293,7 +297,12 @@ int cmd_simulate(int argc, char **argv)
         model_print(stdout, &s);
         printf("\nresult: %s\n", st != SL_OK ? "not produced" : bad ? "WRONG" : "correct");
     }
-    if (st != SL_OK)
+    if (refused)
+        fprintf(stderr,
+                "scanlab: simulate: %s refused block size %d (at most %d threads; block-level trees "
+                "also need a power of two; docs/algorithms.md lists each algorithm's rule)\n",
+                algo, block, MODEL_MAX_BLOCK_THREADS);
+    else if (st != SL_OK)
         fprintf(stderr, "scanlab: simulate: %s%s%s\n", sl_status_str(st), s.has_error ? ": " : "",
                 s.has_error ? s.error.text : "");
     else if (bad)
