@@ -141,7 +141,7 @@ sl_status cli_check_memory(const char *what, size_t n, size_t elem_size, unsigne
                                            &need) ||
                     __builtin_mul_overflow(need, (unsigned long long)copies, &need);
     if (overflow) {
-        cli_usage_error("%s: %zu elements need more than 2^64 bytes", what, n);
+        cli_usage_error("%s: %zu elements need more than 2^64 bytes of memory", what, n);
         return SL_ERR_ARG;
     }
     if (avail && need > avail) {
