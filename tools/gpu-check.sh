@@ -101,6 +101,10 @@ do_cub() {
         echo "== run-to-run determinism of float add, ours against CUB (K = 10, n = 2^24)"
         "$s" verify --algo cub,lookback,chained-ticket,reduce-then-scan,hierarchical,two-level --backend cuda \
             --type f32,f64 --op add --sizes 2^24 --repeat 10 --seed 8 || rc=1
+        echo "== compensated (TwoSum pairs) on the GPU: the accuracy reference point"
+        "$s" verify --algo compensated --backend cuda --type f32,f64 --op add --both --seed 9 || rc=1
+        "$s" accuracy --algo compensated,lookback,reduce-then-scan,sequential --backend seq,cuda \
+            --type f32 --dist uniform01,lognormal --n 2^10,2^16,2^20,2^24 --seeds 2 || rc=1
     } >"$out/cub.log" 2>&1
     return $rc
 }

@@ -69,8 +69,8 @@ static size_t cub_depth(const sl_scan_args *a, size_t i)
 const verify_algo verify_algos[] = {
     {"sequential", "one thread, left to right: the reference every backend is judged against",
      SL_KIND_SCAN, {[SL_SEQ] = cpu_algo_seq}, NULL},
-    {"compensated", "one thread, TwoSum pairs: about one rounding per prefix whatever n (float add only)",
-     SL_KIND_SCAN, {[SL_SEQ] = verify_algo_compensated}, NULL},
+    {"compensated", "TwoSum pairs (seq: one thread; cuda: pairs scanned by CUB): about one rounding per prefix whatever n (float add only)",
+     SL_KIND_SCAN, {[SL_SEQ] = verify_algo_compensated, [SL_CUDA] = SL_CUDA_RUN_(compensated_cuda)}, NULL},
     {"reduce-sequential", "one thread, left to right: the reference reduction", SL_KIND_REDUCE,
      {[SL_SEQ] = cpu_algo_reduce_seq}, NULL},
 #if SCANLAB_HAVE_OPENMP

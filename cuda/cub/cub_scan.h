@@ -19,6 +19,10 @@ extern "C" {
  * the memory, SL_ERR_CUDA when a CUDA call fails. */
 sl_status cub_scan_cuda(const sl_scan_args *a);
 
+/* The compensated (TwoSum pair) add-scan on the GPU, float types and add
+ * only (SL_ERR_UNSUPPORTED otherwise): cuda/cub/compensated.cu. */
+sl_status compensated_cuda(const sl_scan_args *a);
+
 /* The same for one element type each (one nvcc compilation per type). */
 sl_status cub_scan_cuda_i32(const sl_scan_args *a);
 sl_status cub_scan_cuda_i64(const sl_scan_args *a);
