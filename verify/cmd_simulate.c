@@ -20,7 +20,7 @@
 
 static void usage(void)
 {
-    printf("usage: scanlab simulate --algo A [--n N] [--block B] [--type T] [--op OP] [--exclusive]\n"
+    printf("usage: scanlab simulate --algo A [--n N] [--block B] [--param P] [--type T] [--op OP] [--exclusive]\n"
            "                        [--seed S] [--slots K] [--order in|reversed|random]\n"
            "                        [--shared-limit BYTES] [--json]\n\n"
            "Runs algorithm A (one with backend sim, see 'scanlab list') on N elements in the\n"
@@ -29,6 +29,8 @@ static void usage(void)
            "sectors, divergence, races and the worst call sites (docs/metrics.md).\n\n"
            "  --n N             elements (default %d; 2^K accepted)\n"
            "  --block B         threads per block (default: the algorithm's)\n"
+           "  --param P         the algorithm's own parameter: radix, reduce passes, coarsening,\n"
+           "                    block count, digit bits (docs/algorithms.md; default 0: its default)\n"
            "  --type T          i32 (default), i64, f32, f64\n"
            "  --op OP           add (default), max, min, affine\n"
            "  --exclusive       exclusive scan\n"
@@ -170,10 +172,10 @@ int cmd_simulate(int argc, char **argv)
         {"seed", required_argument, NULL, 's'},  {"slots", required_argument, NULL, 'k'},
         {"order", required_argument, NULL, 'r'}, {"shared-limit", required_argument, NULL, 'l'},
         {"json", no_argument, NULL, 'j'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        {"param", required_argument, NULL, 'p'}, {NULL, 0, NULL, 0}};
     const char *algo = NULL;
     size_t n = SIM_DEFAULT_N, limit = MODEL_DEFAULT_SHARED_LIMIT;
-    int block = 0, slots = MODEL_DEFAULT_SLOTS;
+    int block = 0, param = 0, slots = MODEL_DEFAULT_SLOTS;
     sl_type type = SL_I32;
     sl_op op = SL_ADD;
     bool exclusive = false, json = false;
@@ -193,6 +195,9 @@ int cmd_simulate(int argc, char **argv)
             break;
         case 'b':
             st = cli_parse_int("--block", optarg, 1, 1 << 20, &block);
+            break;
+        case 'p':
+            st = cli_parse_int("--param", optarg, 0, 1 << 20, &param);
             break;
         case 't':
             st = verify_parse_type(optarg, &type);
@@ -277,7 +282,7 @@ int cmd_simulate(int argc, char **argv)
     s.cfg.seed = seed;
     s.cfg.shared_limit = limit;
     sl_scan_args a = {.type = type, .op = op, .exclusive = exclusive, .in = in, .out = out, .n = n,
-                      .block = block, .sim = &s};
+                      .block = block, .param = param, .sim = &s};
     if (st == SL_OK)
         st = al->run[SL_SIM](&a);
     size_t bad = 0, first_bad = 0;
@@ -299,9 +304,10 @@ int cmd_simulate(int argc, char **argv)
     }
     if (refused)
         fprintf(stderr,
-                "scanlab: simulate: %s refused block size %d (at most %d threads; block-level trees "
-                "also need a power of two; docs/algorithms.md lists each algorithm's rule)\n",
-                algo, block, MODEL_MAX_BLOCK_THREADS);
+                "scanlab: simulate: %s refused block size %d, param %d (a block has at most %d "
+                "threads; tree scans need a power of two; docs/algorithms.md lists each "
+                "algorithm's block sizes and parameter range)\n",
+                algo, block, param, MODEL_MAX_BLOCK_THREADS);
     else if (st != SL_OK)
         fprintf(stderr, "scanlab: simulate: %s%s%s\n", sl_status_str(st), s.has_error ? ": " : "",
                 s.has_error ? s.error.text : "");
