@@ -306,6 +306,29 @@ static inline sl_status sl_dev_sync(void) { return SL_OK; }
 
 #endif /* backends */
 
+/* The host side every device-level driver shares, written once for both
+ * compilations: copy a->n elements of elem bytes from a->in to the device,
+ * run dev on device buffers (out_elems outputs: n for a scan, 1 for a
+ * reduction), wait, copy the outputs back to a->out, free. n = 0 is left to
+ * the caller (a scan writes nothing, a reduction writes its identity). */
+typedef sl_status (*sl_dev_fn)(const void *d_in, void *d_out, const sl_kargs *a, const void *ctx);
+static inline sl_status sl_host_run(const sl_kargs *a, size_t elem, size_t out_elems, sl_dev_fn dev,
+                                    const void *ctx)
+{
+    void *d_in = NULL, *d_out = NULL;
+    sl_status st = SL_OK;
+    SL_TRY(sl_dev_alloc(&d_in, a->n * elem));
+    SL_TRY(sl_dev_alloc(&d_out, out_elems * elem));
+    SL_TRY(sl_dev_copy_to(d_in, a->in, a->n * elem));
+    SL_TRY(dev(d_in, d_out, a, ctx));
+    SL_TRY(sl_dev_sync());
+    SL_TRY(sl_dev_copy_from(a->out, d_out, out_elems * elem));
+done:
+    sl_dev_free(d_in);
+    sl_dev_free(d_out);
+    return st;
+}
+
 /* Lane and warp of the calling thread within its block (1-D blocks). */
 #define LANE_ID() (threadIdx.x & (SL_WARP_SIZE - 1))
 #define WARP_ID() (threadIdx.x >> SL_LOG2_WARP_SIZE)

@@ -38,3 +38,38 @@ static sl_status SL_KN(app_keep_offsets)(const T *d_in, uint64_t *d_off, size_t 
 done:
     return st;
 }
+
+/* The scatter launch of compact or partition (phase 3). */
+typedef sl_status (*SL_KN(app_scatter_fn))(sl_launch cfg, const T *in, T *out, const uint64_t *offsets,
+                                           size_t n, size_t tiles);
+
+/* The host side of both: copy in, phases 1 and 2, the scatter, then the
+ * count and the output's first `count` elements (or all n when copy_all:
+ * a partition keeps every element). */
+static sl_status SL_KN(app_keep_run)(const sl_kargs *a, SL_KN(app_scatter_fn) scatter, int copy_all)
+{
+    const unsigned block = SL_KN(app_block)(a->block);
+    T *d_in = NULL, *d_out = NULL;
+    uint64_t *d_off = NULL, count = 0;
+    sl_status st = SL_OK;
+    if (block == 0)
+        return SL_ERR_ARG;
+    const size_t n = a->n, tiles = (n + block - 1) / block;
+    if (n > 0) {
+        SL_TRY(sl_dev_alloc((void **)&d_in, n * sizeof(T)));
+        SL_TRY(sl_dev_alloc((void **)&d_out, n * sizeof(T)));
+        SL_TRY(sl_dev_alloc((void **)&d_off, (tiles + 1) * sizeof *d_off));
+        SL_TRY(sl_dev_copy_to(d_in, a->in, n * sizeof(T)));
+        SL_TRY(SL_KN(app_keep_offsets)(d_in, d_off, n, tiles, block));
+        SL_TRY(scatter(sl_launch_1d(SL_KN(app_grid)(tiles), block, 0), d_in, d_out, d_off, n, tiles));
+        SL_TRY(sl_dev_sync());
+        SL_TRY(sl_dev_copy_from(&count, d_off + tiles, sizeof count));
+        SL_TRY(sl_dev_copy_from(SL_KN(app_data)(a->out), d_out, (copy_all ? n : count) * sizeof(T)));
+    }
+    SL_KN(app_set_count)(a->out, count);
+done:
+    sl_dev_free(d_in);
+    sl_dev_free(d_out);
+    sl_dev_free(d_off);
+    return st;
+}

@@ -36,29 +36,5 @@ SL_DEFINE_LAUNCH(SL_KN(compact_scatter), (const T *, in), (T *, out), (const uin
 /* Host driver: a->block threads per block (1..1024, default 256). */
 SL_HOST sl_status SL_KN(compact)(const sl_kargs *a)
 {
-    const unsigned block = SL_KN(app_block)(a->block);
-    T *d_in = NULL, *d_out = NULL;
-    uint64_t *d_off = NULL, count = 0;
-    sl_status st = SL_OK;
-    if (block == 0)
-        return SL_ERR_ARG;
-    const size_t n = a->n, tiles = (n + block - 1) / block;
-    if (n > 0) {
-        SL_TRY(sl_dev_alloc((void **)&d_in, n * sizeof(T)));
-        SL_TRY(sl_dev_alloc((void **)&d_out, n * sizeof(T)));
-        SL_TRY(sl_dev_alloc((void **)&d_off, (tiles + 1) * sizeof *d_off));
-        SL_TRY(sl_dev_copy_to(d_in, a->in, n * sizeof(T)));
-        SL_TRY(SL_KN(app_keep_offsets)(d_in, d_off, n, tiles, block));
-        SL_TRY(SL_LAUNCH(compact_scatter)(sl_launch_1d(SL_KN(app_grid)(tiles), block, 0), d_in, d_out,
-                                          d_off, n, tiles));
-        SL_TRY(sl_dev_sync());
-        SL_TRY(sl_dev_copy_from(&count, d_off + tiles, sizeof count));
-        SL_TRY(sl_dev_copy_from(SL_KN(app_data)(a->out), d_out, count * sizeof(T)));
-    }
-    SL_KN(app_set_count)(a->out, count);
-done:
-    sl_dev_free(d_in);
-    sl_dev_free(d_out);
-    sl_dev_free(d_off);
-    return st;
+    return SL_KN(app_keep_run)(a, SL_LAUNCH(compact_scatter), 0);
 }

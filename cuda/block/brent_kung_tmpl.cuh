@@ -98,27 +98,22 @@ done:
     return st;
 }
 
+/* bk_device on the buffers sl_host_run made; ctx is the block size. */
+static sl_status SL_KN(bk_dev)(const void *d_in, void *d_out, const sl_kargs *a, const void *ctx)
+{
+    return SL_KN(bk_device)((const T *)d_in, (T *)d_out, a->n, a->exclusive ? 1 : 0,
+                            *(const unsigned *)ctx, a->param == 1);
+}
+
 /* Host driver: copy in, scan, copy out. a->block threads per block (a power
  * of two, default 1024); a->param = 1 scans each section independently
  * (the block-level kernel alone, as `scanlab bench --backend sim` times it). */
 SL_HOST sl_status SL_KN(brent_kung)(const sl_kargs *a)
 {
     const unsigned block = a->block > 0 ? (unsigned)a->block : SL_MAX_BLOCK_THREADS;
-    const size_t bytes = a->n * sizeof(T);
-    T *d_in = NULL, *d_out = NULL;
-    sl_status st = SL_OK;
     if ((block & (block - 1)) != 0) /* the tree needs a power of two; the launch checks the limit */
         return SL_ERR_ARG;
     if (a->n == 0)
         return SL_OK;
-    SL_TRY(sl_dev_alloc((void **)&d_in, bytes));
-    SL_TRY(sl_dev_alloc((void **)&d_out, bytes));
-    SL_TRY(sl_dev_copy_to(d_in, a->in, bytes));
-    SL_TRY(SL_KN(bk_device)(d_in, d_out, a->n, a->exclusive ? 1 : 0, block, a->param == 1));
-    SL_TRY(sl_dev_sync());
-    SL_TRY(sl_dev_copy_from(a->out, d_out, bytes));
-done:
-    sl_dev_free(d_in);
-    sl_dev_free(d_out);
-    return st;
+    return sl_host_run(a, sizeof(T), a->n, SL_KN(bk_dev), &block);
 }

@@ -64,24 +64,19 @@ done:
     return st;
 }
 
+/* hier_device on the buffers sl_host_run made; ctx is the sl_hier. */
+static sl_status SL_KN(hier_dev)(const void *d_in, void *d_out, const sl_kargs *a, const void *ctx)
+{
+    return SL_KN(hier_device)((const T *)d_in, (T *)d_out, a->n, a->exclusive ? 1 : 0,
+                              (const sl_hier *)ctx);
+}
+
 /* The host side of every block-level scan: copy in, scan, copy out. */
 static sl_status SL_KN(hier_run)(const sl_kargs *a, const sl_hier *h)
 {
-    const size_t bytes = a->n * sizeof(T);
-    T *d_in = NULL, *d_out = NULL;
-    sl_status st = SL_OK;
     if (h->section < 2 || h->block == 0 || h->block > SL_MAX_BLOCK_THREADS || h->shmem > SL_BLOCK_SHARED_BYTES)
         return SL_ERR_ARG;
     if (a->n == 0)
         return SL_OK;
-    SL_TRY(sl_dev_alloc((void **)&d_in, bytes));
-    SL_TRY(sl_dev_alloc((void **)&d_out, bytes));
-    SL_TRY(sl_dev_copy_to(d_in, a->in, bytes));
-    SL_TRY(SL_KN(hier_device)(d_in, d_out, a->n, a->exclusive ? 1 : 0, h));
-    SL_TRY(sl_dev_sync());
-    SL_TRY(sl_dev_copy_from(a->out, d_out, bytes));
-done:
-    sl_dev_free(d_in);
-    sl_dev_free(d_out);
-    return st;
+    return sl_host_run(a, sizeof(T), a->n, SL_KN(hier_dev), h);
 }

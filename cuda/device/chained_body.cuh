@@ -56,34 +56,36 @@ SL_GLOBAL SL_KN(chained_scan)(const T *in, T *out, size_t n, int shift, sl_tile_
 SL_DEFINE_LAUNCH(SL_KN(chained_scan), (const T *, in), (T *, out), (size_t, n), (int, shift),
                  (sl_tile_status, ts), (int, ticketed))
 
-/* Host side of both chained scans: one launch of one block per tile. */
-static sl_status SL_KN(chained_host)(const sl_kargs *a, int ticketed)
+/* The launch on the buffers sl_host_run made: tile statuses allocated,
+ * one block per tile, the error flag of a bounded wait read back. ctx
+ * points to { block, ticketed }. */
+static sl_status SL_KN(chained_dev)(const void *d_in, void *d_out, const sl_kargs *a, const void *ctx)
 {
-    const unsigned block = sl_dev_block_of(a->block);
-    const size_t bytes = a->n * sizeof(T);
-    T *d_in = NULL, *d_out = NULL;
+    const unsigned block = ((const unsigned *)ctx)[0];
+    const int ticketed = (int)((const unsigned *)ctx)[1];
+    const size_t tiles = sl_dev_tiles(a->n, block);
     sl_tile_status ts;
     sl_status st = SL_OK;
     memset(&ts, 0, sizeof ts);
-    if (block == 0)
+    SL_TRY(sl_tile_status_alloc(&ts, tiles, sizeof(T)));
+    SL_TRY(SL_LAUNCH(chained_scan)(sl_launch_1d((unsigned)tiles, block, 0), (const T *)d_in, (T *)d_out,
+                                    a->n, a->exclusive ? 1 : 0, ts, ticketed));
+    SL_TRY(sl_dev_sync());
+    SL_TRY(sl_tile_status_check(&ts));
+done:
+    sl_tile_status_free(&ts);
+    return st;
+}
+
+/* Host side of both chained scans: one launch of one block per tile. */
+static sl_status SL_KN(chained_host)(const sl_kargs *a, int ticketed)
+{
+    const unsigned ctx[2] = {sl_dev_block_of(a->block), (unsigned)ticketed};
+    if (ctx[0] == 0)
         return SL_ERR_ARG;
     if (a->n == 0)
         return SL_OK;
-    const size_t tiles = sl_dev_tiles(a->n, block);
-    if (tiles > SL_DEV_MAX_GRID_X)
+    if (sl_dev_tiles(a->n, ctx[0]) > SL_DEV_MAX_GRID_X)
         return SL_ERR_ARG;
-    SL_TRY(sl_dev_alloc((void **)&d_in, bytes));
-    SL_TRY(sl_dev_alloc((void **)&d_out, bytes));
-    SL_TRY(sl_tile_status_alloc(&ts, tiles, sizeof(T)));
-    SL_TRY(sl_dev_copy_to(d_in, a->in, bytes));
-    SL_TRY(SL_LAUNCH(chained_scan)(sl_launch_1d((unsigned)tiles, block, 0), d_in, d_out, a->n,
-                                    a->exclusive ? 1 : 0, ts, ticketed));
-    SL_TRY(sl_dev_sync());
-    SL_TRY(sl_tile_status_check(&ts));
-    SL_TRY(sl_dev_copy_from(a->out, d_out, bytes));
-done:
-    sl_dev_free(d_in);
-    sl_dev_free(d_out);
-    sl_tile_status_free(&ts);
-    return st;
+    return sl_host_run(a, sizeof(T), a->n, SL_KN(chained_dev), ctx);
 }

@@ -72,26 +72,20 @@ done:
     return st;
 }
 
+/* hier_device on the buffers sl_host_run made; ctx is the block size. */
+static sl_status SL_KN(hier_device_dev)(const void *d_in, void *d_out, const sl_kargs *a, const void *ctx)
+{
+    return SL_KN(hier_device)((const T *)d_in, (T *)d_out, a->n, a->exclusive ? 1 : 0, *(const unsigned *)ctx);
+}
+
 /* Host driver: a->block threads per block (power of two, 32..1024,
  * default 256), one element per thread. */
 SL_HOST sl_status SL_KN(hierarchical)(const sl_kargs *a)
 {
     const unsigned block = sl_dev_block_of(a->block);
-    const size_t bytes = a->n * sizeof(T);
-    T *d_in = NULL, *d_out = NULL;
-    sl_status st = SL_OK;
     if (block == 0)
         return SL_ERR_ARG;
     if (a->n == 0)
         return SL_OK;
-    SL_TRY(sl_dev_alloc((void **)&d_in, bytes));
-    SL_TRY(sl_dev_alloc((void **)&d_out, bytes));
-    SL_TRY(sl_dev_copy_to(d_in, a->in, bytes));
-    SL_TRY(SL_KN(hier_device)(d_in, d_out, a->n, a->exclusive ? 1 : 0, block));
-    SL_TRY(sl_dev_sync());
-    SL_TRY(sl_dev_copy_from(a->out, d_out, bytes));
-done:
-    sl_dev_free(d_in);
-    sl_dev_free(d_out);
-    return st;
+    return sl_host_run(a, sizeof(T), a->n, SL_KN(hier_device_dev), &block);
 }

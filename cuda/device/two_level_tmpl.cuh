@@ -64,13 +64,13 @@ SL_GLOBAL SL_KN(tl_scan)(const T *in, T *out, const T *totals, size_t n, int shi
 SL_DEFINE_LAUNCH(SL_KN(tl_scan), (const T *, in), (T *, out), (const T *, totals), (size_t, n), (int, shift),
                  (size_t, range_len))
 
-/* Host driver: a->block threads per block (power of two, 32..1024,
- * default 256), a->param ranges (blocks). */
-SL_HOST sl_status SL_KN(two_level)(const sl_kargs *a)
+/* The three launches on the buffers sl_host_run made; ctx is the block
+ * size. */
+static sl_status SL_KN(tl_dev)(const void *d_in_, void *d_out_, const sl_kargs *a, const void *ctx)
 {
-    const unsigned block = sl_dev_block_of(a->block);
-    const size_t bytes = a->n * sizeof(T);
-    T *d_in = NULL, *d_out = NULL, *d_totals = NULL;
+    const T *d_in = (const T *)d_in_;
+    T *d_out = (T *)d_out_, *d_totals = NULL;
+    const unsigned block = *(const unsigned *)ctx;
     size_t ranges = 0, tiles_per_range = 0;
     sl_status st = SL_OK;
 #ifdef __CUDACC__
@@ -78,16 +78,9 @@ SL_HOST sl_status SL_KN(two_level)(const sl_kargs *a)
 #else
     const int gpu = 0;
 #endif
-    if (block == 0 || a->param < 0)
-        return SL_ERR_ARG;
-    if (a->n == 0)
-        return SL_OK;
     sl_two_level_ranges(a->n, block, a->param, gpu, &ranges, &tiles_per_range);
     const size_t range_len = tiles_per_range * block;
     const int shift = a->exclusive ? 1 : 0;
-    SL_TRY(sl_dev_alloc((void **)&d_in, bytes));
-    SL_TRY(sl_dev_alloc((void **)&d_out, bytes));
-    SL_TRY(sl_dev_copy_to(d_in, a->in, bytes));
     if (ranges > 1) {
         SL_TRY(sl_dev_alloc((void **)&d_totals, ranges * sizeof(T)));
         SL_TRY(SL_LAUNCH(tl_reduce)(sl_launch_1d((unsigned)ranges, block, 0), d_in, d_totals, a->n, shift,
@@ -97,11 +90,21 @@ SL_HOST sl_status SL_KN(two_level)(const sl_kargs *a)
     }
     SL_TRY(SL_LAUNCH(tl_scan)(sl_launch_1d((unsigned)ranges, block, 0), d_in, d_out, d_totals, a->n, shift,
                               range_len));
+    /* d_totals is read by the last launch: wait before freeing it */
     SL_TRY(sl_dev_sync());
-    SL_TRY(sl_dev_copy_from(a->out, d_out, bytes));
 done:
-    sl_dev_free(d_in);
-    sl_dev_free(d_out);
     sl_dev_free(d_totals);
     return st;
+}
+
+/* Host driver: a->block threads per block (power of two, 32..1024,
+ * default 256), a->param ranges (blocks). */
+SL_HOST sl_status SL_KN(two_level)(const sl_kargs *a)
+{
+    const unsigned block = sl_dev_block_of(a->block);
+    if (block == 0 || a->param < 0)
+        return SL_ERR_ARG;
+    if (a->n == 0)
+        return SL_OK;
+    return sl_host_run(a, sizeof(T), a->n, SL_KN(tl_dev), &block);
 }

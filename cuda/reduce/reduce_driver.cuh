@@ -28,15 +28,18 @@ done:
     return st;
 }
 
+/* reduce_levels on the buffers sl_host_run made; ctx is the block size. */
+static sl_status SL_KN(reduce_dev)(const void *d_in, void *d_result, const sl_kargs *a, const void *ctx)
+{
+    return SL_KN(reduce_levels)((const T *)d_in, a->n, *(const unsigned *)ctx, (T *)d_result);
+}
+
 /* Host driver: out[0] = the reduction of in[0..n) (the identity for
  * n = 0); a->block threads per block (power of two, 32..1024, default
  * 256). */
 SL_HOST sl_status SL_KN(SL_REDUCE_HOST)(const sl_kargs *a)
 {
     const unsigned block = sl_dev_block_of(a->block);
-    const size_t bytes = a->n * sizeof(T);
-    T *d_in = NULL, *d_result = NULL;
-    sl_status st = SL_OK;
     if (block == 0)
         return SL_ERR_ARG;
     if (a->n == 0) {
@@ -44,14 +47,5 @@ SL_HOST sl_status SL_KN(SL_REDUCE_HOST)(const sl_kargs *a)
         memcpy(a->out, &id, sizeof id);
         return SL_OK;
     }
-    SL_TRY(sl_dev_alloc((void **)&d_in, bytes));
-    SL_TRY(sl_dev_alloc((void **)&d_result, sizeof(T)));
-    SL_TRY(sl_dev_copy_to(d_in, a->in, bytes));
-    SL_TRY(SL_KN(reduce_levels)(d_in, a->n, block, d_result));
-    SL_TRY(sl_dev_sync());
-    SL_TRY(sl_dev_copy_from(a->out, d_result, sizeof(T)));
-done:
-    sl_dev_free(d_in);
-    sl_dev_free(d_result);
-    return st;
+    return sl_host_run(a, sizeof(T), 1, SL_KN(reduce_dev), &block);
 }
