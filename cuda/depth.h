@@ -4,7 +4,7 @@
 #define SCANLAB_DEPTH_H
 
 #include <stddef.h>
-#include "verify/algos.h"
+#include "verify/harness/algos.h"
 
 /* Brent-Kung, hierarchical: per level of sections at most 2 log2(section) - 1
  * roundings, plus one add-back per level above the first. */

@@ -4,7 +4,7 @@
 #define SCANLAB_KERNELS_H
 
 #include "cuda/depth.h"
-#include "verify/algos.h"
+#include "verify/harness/algos.h"
 
 #define SL_KERNEL(file, level, kind, cli, depth, summary) \
     sl_status file##_sim(const sl_scan_args *a);          \

@@ -3,9 +3,9 @@
 # built on scan (compact, partition, radix-sort, pack) run by the simulator
 # on i32 inputs, their counts beside the closed forms derived there.
 #
-#   tools/algo-tables-apps.sh [path/to/scanlab]    (default build/verify/scanlab)
+#   tools/algo-tables-apps.sh [path/to/scanlab]    (default build/scanlab)
 set -eu
-scanlab=${1:-build/verify/scanlab}
+scanlab=${1:-build/scanlab}
 
 # sim ALGO N BLOCK: one simulate run, JSON kept in $json.
 sim() {

@@ -3,9 +3,9 @@
 # scan of cuda/block/ run by the simulator on one section (one block, so the
 # hierarchy has one level), its counts beside the closed forms.
 #
-#   tools/algo-tables-block.sh [path/to/scanlab]    (default build/verify/scanlab)
+#   tools/algo-tables-block.sh [path/to/scanlab]    (default build/scanlab)
 set -eu
-scanlab=${1:-build/verify/scanlab}
+scanlab=${1:-build/scanlab}
 
 # sim ALGO N BLOCK [--exclusive]: one simulate run, JSON kept in $json.
 sim() {

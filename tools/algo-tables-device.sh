@@ -4,9 +4,9 @@
 # simulator, global element traffic beside the closed forms, and the
 # divergence of the reduction trees per call site.
 #
-#   tools/algo-tables-device.sh [path/to/scanlab]    (default build/verify/scanlab)
+#   tools/algo-tables-device.sh [path/to/scanlab]    (default build/scanlab)
 set -eu
-scanlab=${1:-build/verify/scanlab}
+scanlab=${1:-build/scanlab}
 
 # sim ALGO N BLOCK [more options]: one simulate run, JSON kept in $json.
 sim() {

@@ -61,7 +61,7 @@ do_test() {
 }
 
 do_verify() {
-    local s=$build/verify/scanlab rc=0
+    local s=$build/scanlab rc=0
     local device=hierarchical,reduce-then-scan,two-level,chained-static,chained-ticket,lookback
     {
         echo "== standard sizes, every algorithm, seq sim cuda, inclusive and exclusive"
@@ -80,7 +80,7 @@ do_verify() {
 }
 
 do_bench() {
-    local s=$build/verify/scanlab rc=0
+    local s=$build/scanlab rc=0
     {
         echo "== OpenMP, n = 2^28 i64 add, all cores"
         "$s" bench --backend omp --n 268435456 --type i64 --threads "$(nproc)" || rc=1
@@ -92,7 +92,7 @@ do_bench() {
 }
 
 do_cub() {
-    local s=$build/verify/scanlab rc=0
+    local s=$build/scanlab rc=0
     {
         echo "== cub::DeviceScan through the harness: every type, operator and kind"
         "$s" verify --algo cub --backend cuda --both --seed 6 || rc=1
@@ -111,7 +111,7 @@ do_cub() {
 
 do_report() {
     rm -rf "$root/report-gpu"
-    "$build/verify/scanlab" report -o "$root/report-gpu" >"$out/report.log" 2>&1
+    "$build/scanlab" report -o "$root/report-gpu" >"$out/report.log" 2>&1
     local rc=$?
     tar -czf "$out/report.tar.gz" -C "$root" report-gpu 2>/dev/null
     return $rc

@@ -49,7 +49,7 @@ test)
     ;;
 report)
     shift
-    "$build/verify/scanlab" report -o report "$@"
+    "$build/scanlab" report -o report "$@"
     ;;
 *)
     echo "usage: tools/setup.sh report|test|build" >&2

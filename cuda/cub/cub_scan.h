@@ -6,7 +6,7 @@
 #ifndef SCANLAB_CUB_SCAN_H
 #define SCANLAB_CUB_SCAN_H
 
-#include "verify/algos.h"
+#include "verify/harness/algos.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "cuda/ops.h"
-#include "verify/rng.h"
+#include "verify/harness/rng.h"
 
 /* Sizes every scan is tried on, besides random ones. */
 extern const size_t testlib_sizes[];

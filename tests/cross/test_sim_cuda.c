@@ -19,8 +19,8 @@
 
 #include "config.h"
 #include "cuda/kernels.h"
-#include "verify/algos.h"
-#include "verify/inputs.h"
+#include "verify/harness/algos.h"
+#include "verify/harness/inputs.h"
 
 static const char *const timing_dependent[] = {"lookback"};
 

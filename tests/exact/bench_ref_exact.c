@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "verify/accuracy_inputs.h"
-#include "verify/ref_exact.h"
+#include "verify/harness/accuracy_inputs.h"
+#include "verify/harness/ref_exact.h"
 
 enum { DEFAULT_LOG2_N = 24, MAX_LOG2_N = 30 };
 

@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "verify/accuracy.h"
-#include "verify/accuracy_inputs.h"
-#include "verify/compensated.h"
-#include "verify/ref_exact.h"
-#include "verify/rng.h"
+#include "verify/harness/accuracy.h"
+#include "verify/harness/accuracy_inputs.h"
+#include "verify/harness/compensated.h"
+#include "verify/harness/ref_exact.h"
+#include "verify/harness/rng.h"
 
 static uint64_t seed;
 

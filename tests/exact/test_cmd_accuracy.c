@@ -17,8 +17,8 @@
 
 #include "config.h"
 #include "run_cli.h"
-#include "verify/npy.h"
-#include "verify/ref_exact.h"
+#include "verify/formats/npy.h"
+#include "verify/harness/ref_exact.h"
 
 static const char *scanlab;
 static char dir[64];

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "verify/npy.h"
+#include "verify/formats/npy.h"
 
 static char dir[64];
 

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "verify/ref_exact.h"
-#include "verify/rng.h"
+#include "verify/harness/ref_exact.h"
+#include "verify/harness/rng.h"
 
 static uint64_t seed;
 

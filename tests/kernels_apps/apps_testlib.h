@@ -11,8 +11,8 @@
 
 #include "cuda/apps/app_defs.h"
 #include "model/model.h"
-#include "verify/algos.h"
-#include "verify/app_ref.h"
+#include "verify/harness/algos.h"
+#include "verify/harness/app_ref.h"
 
 /* The run of one application: its status, and the output (header + data)
  * in a buffer of verify_app_out_bytes bytes that the caller frees. */

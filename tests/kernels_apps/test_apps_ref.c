@@ -14,8 +14,8 @@
 #include "../verify/seed.h"
 #include "cpu/apps.h"
 #include "cuda/apps/app_defs.h"
-#include "verify/app_ref.h"
-#include "verify/harness.h"
+#include "verify/harness/app_ref.h"
+#include "verify/harness/harness.h"
 
 static uint64_t seed;
 

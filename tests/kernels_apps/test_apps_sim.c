@@ -15,9 +15,9 @@
 
 #include "../verify/seed.h"
 #include "apps_testlib.h"
-#include "verify/harness.h"
-#include "verify/rng.h"
-#include "verify/sizes.h"
+#include "verify/harness/harness.h"
+#include "verify/harness/rng.h"
+#include "verify/harness/sizes.h"
 
 static uint64_t seed;
 

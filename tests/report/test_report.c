@@ -17,8 +17,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "verify/algos.h"
-#include "verify/report.h"
+#include "verify/harness/algos.h"
+#include "verify/report/report.h"
 
 static const char *scanlab;
 static char seed_arg[32];

@@ -13,8 +13,8 @@
 
 #include "cuda/kernels.h"
 #include "model/model.h"
-#include "verify/algo_entry.h"
-#include "verify/harness.h"
+#include "verify/harness/algo_entry.h"
+#include "verify/cli/verify_plan.h"
 
 #define SL_KERNEL SL_KERNEL_DECL
 #include "tests/variant/kernels.def"

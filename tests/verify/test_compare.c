@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "verify/compare.h"
+#include "verify/harness/compare.h"
 
 static void exact_equal_arrays_pass(void **state)
 {

@@ -13,8 +13,8 @@
 
 #include "cpu/cpu.h"
 #include "seed.h"
-#include "verify/harness.h"
-#include "verify/npy.h"
+#include "verify/cli/verify_plan.h"
+#include "verify/formats/npy.h"
 
 static uint64_t seed;
 

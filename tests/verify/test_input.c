@@ -13,9 +13,9 @@
 
 #include "cpu/cpu.h"
 #include "seed.h"
-#include "verify/harness.h"
-#include "verify/npy.h"
-#include "verify/rng.h"
+#include "verify/cli/verify_plan.h"
+#include "verify/formats/npy.h"
+#include "verify/harness/rng.h"
 
 static uint64_t seed;
 static char dir[] = "/tmp/scanlab-input-XXXXXX";

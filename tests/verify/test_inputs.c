@@ -9,9 +9,9 @@
 #include <cmocka.h>
 
 #include "seed.h"
-#include "verify/inputs.h"
-#include "verify/rng.h"
-#include "verify/sizes.h"
+#include "verify/harness/inputs.h"
+#include "verify/harness/rng.h"
+#include "verify/harness/sizes.h"
 
 static uint64_t seed;
 

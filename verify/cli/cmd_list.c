@@ -1,0 +1,126 @@
+/* scanlab list: the catalogue, as a table or as JSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verify/harness/algos.h"
+#include "verify/cli/cli.h"
+#include "verify/cli/commands.h"
+#include "verify/formats/json.h"
+
+static const char *const kind_names[] = {[SL_KIND_SCAN] = "scan", [SL_KIND_REDUCE] = "reduce",
+                                         [SL_KIND_COMPACT] = "compact", [SL_KIND_PARTITION] = "partition",
+                                         [SL_KIND_SORT] = "sort", [SL_KIND_PACK] = "pack"};
+
+static void backends_of(const verify_algo *a, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int b = 0; b < SL_BACKEND_COUNT; b++)
+        if (verify_algo_runs_on(a, (sl_backend)b)) {
+            if (buf[0])
+                strncat(buf, ",", size - strlen(buf) - 1);
+            strncat(buf, verify_backend_name((sl_backend)b), size - strlen(buf) - 1);
+        }
+}
+
+static void print_json(void)
+{
+    json_writer w;
+    json_init(&w, stdout);
+    json_begin_object(&w, NULL);
+    json_begin_array(&w, "algorithms");
+    for (size_t i = 0; i < verify_algo_count; i++) {
+        const verify_algo *a = &verify_algos[i];
+        json_begin_object(&w, NULL);
+        json_string(&w, "name", a->name);
+        json_string(&w, "kind", kind_names[a->kind]);
+        json_string(&w, "summary", a->summary);
+        json_begin_array(&w, "backends");
+        for (int b = 0; b < SL_BACKEND_COUNT; b++)
+            if (verify_algo_runs_on(a, (sl_backend)b))
+                json_string(&w, NULL, verify_backend_name((sl_backend)b));
+        json_end_array(&w);
+        json_end_object(&w);
+    }
+    json_end_array(&w);
+    json_begin_array(&w, "backends");
+    for (int b = 0; b < SL_BACKEND_COUNT; b++) {
+        json_begin_object(&w, NULL);
+        json_string(&w, "name", verify_backend_name((sl_backend)b));
+        json_bool(&w, "built", verify_backend_built((sl_backend)b));
+        json_end_object(&w);
+    }
+    json_end_array(&w);
+    json_begin_array(&w, "types");
+    for (int t = 0; t < SL_TYPE_COUNT; t++)
+        json_string(&w, NULL, verify_type_name((sl_type)t));
+    json_end_array(&w);
+    json_begin_array(&w, "operators");
+    for (int op = 0; op < SL_OP_COUNT; op++) {
+        json_begin_object(&w, NULL);
+        json_string(&w, "name", verify_op_name((sl_op)op));
+        json_bool(&w, "commutative", op != SL_AFFINE);
+        json_begin_array(&w, "types");
+        for (int t = 0; t < SL_TYPE_COUNT; t++)
+            if (SL_OP_APPLIES(op, t))
+                json_string(&w, NULL, verify_type_name((sl_type)t));
+        json_end_array(&w);
+        json_end_object(&w);
+    }
+    json_end_array(&w);
+    json_end_object(&w);
+    json_finish(&w);
+}
+
+static void print_table(void)
+{
+    size_t width = 4;
+    for (size_t i = 0; i < verify_algo_count; i++)
+        if (strlen(verify_algos[i].name) > width)
+            width = strlen(verify_algos[i].name);
+    printf("%-*s  %-9s  %-14s  %s\n", (int)width, "algorithm", "kind", "backends", "description");
+    for (size_t i = 0; i < verify_algo_count; i++) {
+        const verify_algo *a = &verify_algos[i];
+        char be[64];
+        backends_of(a, be, sizeof be);
+        printf("%-*s  %-9s  %-14s  %s\n", (int)width, a->name, kind_names[a->kind], be, a->summary);
+    }
+    printf("\nbackends:  ");
+    for (int b = 0; b < SL_BACKEND_COUNT; b++)
+        printf("%s%s%s", b ? ", " : "", verify_backend_name((sl_backend)b),
+               verify_backend_built((sl_backend)b) ? "" : " (not built)");
+    printf("\ntypes:     i32, i64, f32, f64\n");
+    printf("operators: add, max, min (every type); affine (i32, i64: composition of x -> a*x + b, not commutative)\n");
+    printf("scans are inclusive by default; --exclusive selects exclusive scans\n");
+}
+
+int cmd_list(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    bool json = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            printf("usage: scanlab list [--json]\n\n"
+                   "Lists the algorithms (with the backends that run each), backends, types and\n"
+                   "operators.\n\n  --json   one JSON document on stdout\n");
+            return CLI_EXIT_OK;
+        default:
+            return cli_usage_error("list: unknown option '%s' (valid: --json, --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("list: unexpected argument '%s'", argv[optind]);
+    if (json)
+        print_json();
+    else
+        print_table();
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,57 @@
+/* scanlab: verify and analyse parallel prefix-sum algorithms. */
+#include <stdio.h>
+#include <string.h>
+
+#include "verify/cli/cli.h"
+#include "verify/cli/commands.h"
+#include "config.h"
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+} command;
+
+/* Only commands that are built appear here, so --help never lists a
+ * placeholder. */
+static const command commands[] = {
+    {"list", "algorithms, backends, types and operators", cmd_list},
+    {"verify", "compare backends against the sequential reference", cmd_verify},
+    {"bench", "measure throughput against a copy of the same bytes", cmd_bench},
+    {"accuracy", "float add-scans against the exact prefix sums: ulps and eta", cmd_accuracy},
+    {"simulate", "run a GPU algorithm in the step-level simulator: work, steps, banks, races", cmd_simulate},
+    {"report", "write the HTML/Markdown report of every analysis (the main job)", cmd_report},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: scanlab <command> [options]\n       scanlab --help | --version\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'scanlab <command> --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("scanlab %s (cuda %s, openmp %s)\n", SCANLAB_VERSION, SCANLAB_HAVE_CUDA ? "yes" : "no",
+               SCANLAB_HAVE_OPENMP ? "yes" : "no");
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "scanlab: unknown command '%s' (valid:", argv[1]);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(stderr, " %s", commands[i].name);
+    fprintf(stderr, ")\n");
+    return CLI_EXIT_USAGE;
+}

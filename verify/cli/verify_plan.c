@@ -1,0 +1,511 @@
+/* A plan of cases: expand the selection into groups (one output line each)
+ * and cases, run the cases (in parallel with --jobs, results kept in plan
+ * order), and print the verdict per group. */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/cli/cli.h"
+#include "verify/cli/verify_plan.h"
+#include "verify/formats/json.h"
+
+/* How often, in finished cases, progress is redrawn on a terminal. */
+enum { PROGRESS_EVERY = 64 };
+
+typedef struct {
+    const verify_algo *algo;
+    sl_backend backend;
+    sl_type type;
+    sl_op op;
+    bool exclusive;
+    size_t first, count; /* its cases: sizes outer, distributions inner */
+} group;
+
+typedef struct {
+    size_t group;
+    size_t n;
+    verify_dist dist;
+} task;
+
+typedef struct {
+    group *groups;
+    size_t ngroups, gcap;
+    task *tasks;
+    size_t ntasks, tcap;
+} expansion;
+
+typedef struct {
+    const verify_plan *plan;
+    const expansion *x;
+    verify_case_result *results;
+    size_t next, done;
+    bool progress;
+    pthread_mutex_t lock;   /* next, done, progress output */
+    pthread_mutex_t device; /* one case at a time on the simulator and the GPU */
+} pool;
+
+/* What one line says. */
+typedef struct {
+    enum { LINE_OK, LINE_FAILED, LINE_SKIPPED } verdict;
+    size_t sizes_checked;
+    double max_eta;
+    bool deterministic;
+    sl_status skip;
+    size_t fail; /* index of the first failing case, when FAILED */
+} line;
+
+static const char *const verdict_names[] = {"OK", "FAILED", "SKIPPED"};
+
+static bool grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t cap2 = *cap ? 2 * *cap : 64;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *q = realloc(*p, cap2 * elem);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = cap2;
+    return true;
+}
+
+static unsigned dists_for(const verify_plan *p, sl_type t)
+{
+    unsigned m = 0;
+    for (int d = 0; d < VERIFY_DIST_COUNT; d++)
+        if ((p->dists >> d & 1u) && verify_dist_applies((verify_dist)d, t))
+            m |= 1u << d;
+    return p->dists ? m : 1u << verify_default_dist(t);
+}
+
+static sl_status add_group(const verify_plan *p, expansion *x, group g, unsigned dists)
+{
+    if (!grow((void **)&x->groups, &x->gcap, x->ngroups + 1, sizeof *x->groups))
+        return SL_ERR_NOMEM;
+    g.first = x->ntasks;
+    g.count = 0;
+    for (size_t s = 0; s < p->size_count; s++)
+        for (int d = 0; d < VERIFY_DIST_COUNT; d++) {
+            if (!(dists >> d & 1u))
+                continue;
+            if (!grow((void **)&x->tasks, &x->tcap, x->ntasks + 1, sizeof *x->tasks))
+                return SL_ERR_NOMEM;
+            x->tasks[x->ntasks++] = (task){x->ngroups, p->sizes[s], (verify_dist)d};
+            g.count++;
+        }
+    x->groups[x->ngroups++] = g;
+    return SL_OK;
+}
+
+static sl_status expand(const verify_plan *p, expansion *x)
+{
+    for (size_t a = 0; a < p->algo_count; a++)
+        for (int b = 0; b < SL_BACKEND_COUNT; b++) {
+            const verify_algo *al = p->algos[a];
+            if (!(p->backends >> b & 1u) || !verify_algo_runs_on(al, (sl_backend)b))
+                continue;
+            for (int t = 0; t < SL_TYPE_COUNT; t++) {
+                unsigned dists = dists_for(p, (sl_type)t);
+                if (!(p->types >> t & 1u) || !dists)
+                    continue;
+                for (int op = 0; op < SL_OP_COUNT; op++) {
+                    if (!(p->ops >> op & 1u) || !SL_OP_APPLIES(op, t))
+                        continue;
+                    group g = {al, (sl_backend)b, (sl_type)t, (sl_op)op, false, 0, 0};
+                    sl_status st = SL_OK;
+                    if (SL_KIND_IS_APP(al->kind)) {
+                        /* applications scan counts with add whatever the
+                         * element type: one line per type, op add */
+                        if (op == SL_ADD)
+                            st = add_group(p, x, g, dists);
+                    } else if (al->kind == SL_KIND_REDUCE) {
+                        st = add_group(p, x, g, dists);
+                    } else {
+                        if (p->inclusive && st == SL_OK)
+                            st = add_group(p, x, g, dists);
+                        g.exclusive = true;
+                        if (p->exclusive && st == SL_OK)
+                            st = add_group(p, x, g, dists);
+                    }
+                    if (st != SL_OK)
+                        return st;
+                }
+            }
+        }
+    return SL_OK;
+}
+
+static void run_task(pool *p, size_t i)
+{
+    const task *t = &p->x->tasks[i];
+    const group *g = &p->x->groups[t->group];
+    verify_case c = {g->algo, g->backend, g->type, g->op, g->exclusive, t->dist, t->n,
+                     p->plan->seed, p->plan->repeat};
+    /* The simulator and the GPU are process-wide: one case at a time. */
+    bool serial = g->backend == SL_SIM || g->backend == SL_CUDA;
+    if (serial)
+        pthread_mutex_lock(&p->device);
+    verify_run_case_on(&c, p->plan->data, p->x->ntasks == 1 ? p->plan->keep : NULL,
+                       &p->results[i]);
+    if (serial)
+        pthread_mutex_unlock(&p->device);
+}
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->x->ntasks)
+            return NULL;
+        run_task(p, i);
+        pthread_mutex_lock(&p->lock);
+        p->done++;
+        if (p->progress && (p->done % PROGRESS_EVERY == 0 || p->done == p->x->ntasks))
+            fprintf(stderr, "\rverify: %zu/%zu cases", p->done, p->x->ntasks);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+static void run_all(pool *p, int jobs)
+{
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_mutex_init(&p->device, NULL);
+    pthread_t tid[256];
+    int started = 0;
+    if (jobs > (int)(sizeof tid / sizeof tid[0]))
+        jobs = (int)(sizeof tid / sizeof tid[0]);
+    for (int j = 1; j < jobs; j++)
+        if (pthread_create(&tid[started], NULL, worker, p) == 0)
+            started++;
+    worker(p); /* the calling thread works too; with jobs = 1 it is alone */
+    for (int j = 0; j < started; j++)
+        pthread_join(tid[j], NULL);
+    if (p->progress)
+        fprintf(stderr, "\r%40s\r", "");
+    pthread_mutex_destroy(&p->lock);
+    pthread_mutex_destroy(&p->device);
+}
+
+static line summarise(const pool *p, const group *g)
+{
+    line l = {LINE_OK, 0, 0.0, true, SL_OK, 0};
+    size_t sizes = p->plan->size_count, per_size = sizes ? g->count / sizes : 0;
+    for (size_t s = 0; s < sizes && per_size; s++) {
+        bool all_ran = true;
+        for (size_t k = s * per_size; k < (s + 1) * per_size; k++) {
+            const verify_case_result *r = &p->results[g->first + k];
+            bool ran = r->status == SL_OK || r->status == SL_ERR_CHECK;
+            all_ran &= ran;
+            if (ran) {
+                if (r->max_eta > l.max_eta || r->max_eta != r->max_eta)
+                    l.max_eta = r->max_eta;
+                l.deterministic &= r->deterministic;
+            }
+            if (verify_status_is_skip(r->status)) {
+                if (l.verdict == LINE_OK) {
+                    l.verdict = LINE_SKIPPED;
+                    l.skip = r->status;
+                }
+            } else if (r->status != SL_OK && l.verdict != LINE_FAILED) {
+                l.verdict = LINE_FAILED;
+                l.fail = g->first + k;
+            }
+        }
+        l.sizes_checked += all_ran;
+    }
+    return l;
+}
+
+static const char *kind_name(const group *g)
+{
+    static const char *const app_names[] = {[SL_KIND_COMPACT] = "compact",
+                                            [SL_KIND_PARTITION] = "partition",
+                                            [SL_KIND_SORT] = "sort", [SL_KIND_PACK] = "pack"};
+    if (SL_KIND_IS_APP(g->algo->kind))
+        return app_names[g->algo->kind];
+    if (g->algo->kind == SL_KIND_REDUCE)
+        return "reduce";
+    return g->exclusive ? "exclusive" : "inclusive";
+}
+
+/* The distribution a failure line names: "file" for user data. */
+static const char *dist_label(const verify_plan *p, const task *t)
+{
+    return p->input ? "file" : verify_dist_name(t->dist);
+}
+
+/* path as one shell word: as it is when it has only safe characters, else
+ * in single quotes (a quote inside becomes '\''). */
+static void shell_word(const char *path, char *buf, size_t size)
+{
+    size_t safe = strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                               "_-./+,:=@%");
+    if (path[0] && path[safe] == '\0') {
+        snprintf(buf, size, "%s", path);
+        return;
+    }
+    size_t k = 0;
+    if (size < 3) {
+        if (size)
+            buf[0] = '\0';
+        return;
+    }
+    buf[k++] = '\'';
+    for (const char *c = path; *c && k + 6 < size; c++) {
+        if (*c == '\'') {
+            memcpy(buf + k, "'\\''", 4);
+            k += 4;
+        } else {
+            buf[k++] = *c;
+        }
+    }
+    buf[k++] = '\'';
+    buf[k] = '\0';
+}
+
+static void replay(const verify_plan *p, const group *g, const task *t, char *buf, size_t size)
+{
+    char rep[32] = "";
+    if (p->repeat > 1)
+        snprintf(rep, sizeof rep, " --repeat %d", p->repeat);
+    if (p->input) {
+        /* --type stays: a raw file needs it, and a .npy agrees with it */
+        char word[400];
+        shell_word(p->input, word, sizeof word);
+        snprintf(buf, size, "scanlab verify --algo %s --backend %s --type %s --op %s%s --input %s%s",
+                 g->algo->name, verify_backend_name(g->backend), verify_type_name(g->type),
+                 verify_op_name(g->op),
+                 g->exclusive && g->algo->kind == SL_KIND_SCAN ? " --exclusive" : "", word, rep);
+        return;
+    }
+    snprintf(buf, size,
+             "scanlab verify --algo %s --backend %s --type %s --op %s%s --sizes %zu --dist %s "
+             "--seed %" PRIu64 "%s",
+             g->algo->name, verify_backend_name(g->backend), verify_type_name(g->type),
+             verify_op_name(g->op), g->exclusive && g->algo->kind == SL_KIND_SCAN ? " --exclusive" : "",
+             t->n, verify_dist_name(t->dist), p->seed, rep);
+}
+
+/* One sentence on what went wrong in a failed case. */
+static void describe(const group *g, const verify_case_result *r, char *buf, size_t size)
+{
+    char e[96], got[96];
+    const verify_mismatch *m = &r->mismatch;
+    if (r->status != SL_ERR_CHECK) {
+        snprintf(buf, size, "stopped with an error: %s", sl_status_str(r->status));
+        return;
+    }
+    verify_format_value(r->value_type, m->expected, e, sizeof e);
+    verify_format_value(r->value_type, m->got, got, sizeof got);
+    switch (r->where) {
+    case VERIFY_WHERE_COUNT: {
+        uint64_t ce, cg;
+        memcpy(&ce, m->expected, sizeof ce);
+        memcpy(&cg, m->got, sizeof cg);
+        snprintf(buf, size, "output count differs: expected %" PRIu64 ", got %" PRIu64, ce, cg);
+        break;
+    }
+    case VERIFY_WHERE_BEFORE:
+        snprintf(buf, size, "wrote outside its output, %zu element(s) before out[0]", m->index);
+        break;
+    case VERIFY_WHERE_AFTER:
+        snprintf(buf, size, "wrote outside its output, at out[%zu]", m->index);
+        break;
+    case VERIFY_WHERE_INPUT:
+        snprintf(buf, size, "modified its input at index %zu: was %s, now %s", m->index, e, got);
+        break;
+    default:
+        if (r->exact)
+            snprintf(buf, size, "first difference at index %zu: expected %s, got %s", m->index, e,
+                     got);
+        else
+            snprintf(buf, size,
+                     "first failure at index %zu: exact %s, got %s: eta %.4g over the bound %.4g",
+                     m->index, e, got, m->eta, m->bound);
+    }
+}
+
+static void print_table(const pool *p, FILE *out)
+{
+    const expansion *x = p->x;
+    int w = 9;
+    for (size_t i = 0; i < x->ngroups; i++)
+        if ((int)strlen(x->groups[i].algo->name) > w)
+            w = (int)strlen(x->groups[i].algo->name);
+    bool rep = p->plan->repeat > 1;
+    fprintf(out, "%-*s  %-7s  %-4s  %-6s  %-9s  %-7s  %5s  %s%s\n", w, "algorithm", "backend", "type",
+            "op", "kind", "status", "sizes", rep ? "runs       " : "", "worst case");
+    size_t count[3] = {0, 0, 0};
+    for (size_t i = 0; i < x->ngroups; i++) {
+        const group *g = &x->groups[i];
+        line l = summarise(p, g);
+        count[l.verdict]++;
+        char worst[64];
+        if (l.verdict == LINE_SKIPPED)
+            snprintf(worst, sizeof worst, "%s", sl_status_str(l.skip));
+        else if (SL_TYPE_IS_FLOAT(g->type) && g->op == SL_ADD && !SL_KIND_IS_APP(g->algo->kind))
+            snprintf(worst, sizeof worst, "max eta %.4g", l.max_eta);
+        else
+            snprintf(worst, sizeof worst, "%s", l.verdict == LINE_OK ? "bitwise equal" : "-");
+        fprintf(out, "%-*s  %-7s  %-4s  %-6s  %-9s  %-7s  %5zu  %s%s\n", w, g->algo->name,
+                verify_backend_name(g->backend), verify_type_name(g->type), verify_op_name(g->op),
+                kind_name(g), verdict_names[l.verdict], l.sizes_checked,
+                rep ? (l.verdict == LINE_SKIPPED ? "-          "
+                                                 : l.deterministic ? "identical  " : "DIFFER     ")
+                    : "",
+                worst);
+        if (l.verdict == LINE_FAILED) {
+            const task *t = &x->tasks[l.fail];
+            const verify_case_result *r = &p->results[l.fail];
+            char what[512], cmd[512];
+            describe(g, r, what, sizeof what);
+            replay(p->plan, g, t, cmd, sizeof cmd);
+            fprintf(out, "    n=%zu dist=%s", t->n, dist_label(p->plan, t));
+            if (p->plan->repeat > 1 && r->status == SL_ERR_CHECK)
+                fprintf(out, " run %d", r->run + 1);
+            if (p->plan->input)
+                fprintf(out, ": %s\n    replay: %s\n", what, cmd);
+            else
+                fprintf(out, ": %s\n    seed %" PRIu64 "; replay: %s\n", what, p->plan->seed, cmd);
+        }
+    }
+    if (p->plan->input)
+        fprintf(out, "\n%zu OK, %zu FAILED, %zu SKIPPED (input %s)\n", count[LINE_OK],
+                count[LINE_FAILED], count[LINE_SKIPPED], p->plan->input);
+    else
+        fprintf(out, "\n%zu OK, %zu FAILED, %zu SKIPPED (seed %" PRIu64 ")\n", count[LINE_OK],
+                count[LINE_FAILED], count[LINE_SKIPPED], p->plan->seed);
+}
+
+static void json_failure(json_writer *w, const pool *p, const group *g, size_t fail)
+{
+    const task *t = &p->x->tasks[fail];
+    const verify_case_result *r = &p->results[fail];
+    static const char *const where_names[] = {"value", "before_output", "after_output", "input",
+                                              "count"};
+    char what[512], dec[64], hex[64];
+    json_begin_object(w, "first_failure");
+    json_uint(w, "n", t->n);
+    json_string(w, "dist", dist_label(p->plan, t));
+    describe(g, r, what, sizeof what);
+    json_string(w, "message", what);
+    if (r->status == SL_ERR_CHECK) {
+        json_int(w, "run", r->run);
+        json_string(w, "where", where_names[r->where]);
+        json_uint(w, "index", r->mismatch.index);
+        sl_type vt = r->where == VERIFY_WHERE_COUNT ? SL_I64 : r->value_type;
+        verify_format_parts(vt, r->mismatch.expected, dec, hex, sizeof dec);
+        json_string(w, "expected", dec);
+        json_string(w, "expected_hex", hex);
+        verify_format_parts(vt, r->mismatch.got, dec, hex, sizeof dec);
+        json_string(w, "got", dec);
+        json_string(w, "got_hex", hex);
+        if (!r->exact && r->where == VERIFY_WHERE_VALUE) {
+            json_double(w, "eta", r->mismatch.eta);
+            json_double(w, "bound", r->mismatch.bound);
+        }
+    } else {
+        json_string(w, "error", sl_status_str(r->status));
+    }
+    json_end_object(w);
+}
+
+static void print_json(const pool *p, FILE *out)
+{
+    json_writer w;
+    json_init(&w, out);
+    json_begin_object(&w, NULL);
+    /* user data has no seed: the file is the input */
+    if (p->plan->input) {
+        json_null(&w, "seed");
+        json_string(&w, "input", p->plan->input);
+    } else {
+        json_uint(&w, "seed", p->plan->seed);
+        json_null(&w, "input");
+    }
+    json_int(&w, "repeat", p->plan->repeat);
+    json_begin_array(&w, "results");
+    for (size_t i = 0; i < p->x->ngroups; i++) {
+        const group *g = &p->x->groups[i];
+        line l = summarise(p, g);
+        json_begin_object(&w, NULL);
+        json_string(&w, "algo", g->algo->name);
+        json_string(&w, "backend", verify_backend_name(g->backend));
+        json_string(&w, "type", verify_type_name(g->type));
+        json_string(&w, "op", verify_op_name(g->op));
+        json_string(&w, "kind", kind_name(g));
+        json_bool(&w, "exclusive", g->exclusive && g->algo->kind == SL_KIND_SCAN);
+        json_string(&w, "status", verdict_names[l.verdict]);
+        if (l.verdict == LINE_SKIPPED)
+            json_string(&w, "skip_reason", sl_status_str(l.skip));
+        json_uint(&w, "sizes_checked", l.sizes_checked);
+        if (SL_TYPE_IS_FLOAT(g->type) && g->op == SL_ADD && l.verdict != LINE_SKIPPED &&
+            !SL_KIND_IS_APP(g->algo->kind))
+            json_double(&w, "max_eta", l.max_eta);
+        else
+            json_null(&w, "max_eta");
+        if (l.verdict == LINE_FAILED) {
+            char cmd[512];
+            json_failure(&w, p, g, l.fail);
+            replay(p->plan, g, &p->x->tasks[l.fail], cmd, sizeof cmd);
+            json_string(&w, "replay", cmd);
+        } else {
+            json_null(&w, "first_failure");
+            json_null(&w, "replay");
+        }
+        if (p->plan->repeat > 1 && l.verdict != LINE_SKIPPED)
+            json_bool(&w, "deterministic", l.deterministic);
+        else
+            json_null(&w, "deterministic");
+        json_end_object(&w);
+    }
+    json_end_array(&w);
+    json_end_object(&w);
+    json_finish(&w);
+}
+
+int verify_run_plan(const verify_plan *plan, FILE *out)
+{
+    expansion x = {0};
+    if (expand(plan, &x) != SL_OK) {
+        free(x.groups);
+        free(x.tasks);
+        fprintf(stderr, "scanlab: verify: out of memory\n");
+        return CLI_EXIT_FAILED;
+    }
+    if (x.ngroups == 0) {
+        free(x.groups);
+        free(x.tasks);
+        return cli_usage_error("verify: the selection has no algorithm, backend, type and "
+                               "operator that go together");
+    }
+    pool p = {.plan = plan, .x = &x, .progress = cli_stderr_is_tty()};
+    p.results = calloc(x.ntasks ? x.ntasks : 1, sizeof *p.results);
+    if (!p.results) {
+        free(x.groups);
+        free(x.tasks);
+        fprintf(stderr, "scanlab: verify: out of memory\n");
+        return CLI_EXIT_FAILED;
+    }
+    run_all(&p, plan->jobs < 1 ? 1 : plan->jobs);
+    if (plan->kept)
+        *plan->kept = x.ntasks == 1 && p.results[0].kept;
+    int code = CLI_EXIT_OK;
+    for (size_t i = 0; i < x.ngroups; i++)
+        if (summarise(&p, &x.groups[i]).verdict == LINE_FAILED)
+            code = CLI_EXIT_FAILED;
+    if (plan->json)
+        print_json(&p, out);
+    else
+        print_table(&p, out);
+    free(p.results);
+    free(x.groups);
+    free(x.tasks);
+    return code;
+}

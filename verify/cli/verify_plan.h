@@ -1,0 +1,45 @@
+/* The engine of `scanlab verify`: a plan (the selection the options made)
+ * expanded into cases, run on a pool of jobs, summarised one line per group
+ * or as one JSON document. */
+#ifndef SCANLAB_VERIFY_PLAN_H
+#define SCANLAB_VERIFY_PLAN_H
+
+#include <stdio.h>
+#include "verify/harness/harness.h"
+
+/* What 'scanlab verify' runs. */
+typedef struct {
+    const verify_algo *const *algos; /* in the order of the lines */
+    size_t algo_count;
+    unsigned backends, types, ops;   /* masks: 1u << value */
+    unsigned dists;                  /* mask; 0: verify_default_dist per type */
+    bool inclusive, exclusive;       /* which kinds of scan (reductions always run) */
+    const size_t *sizes;
+    size_t size_count;
+    uint64_t seed;
+    int jobs;                        /* cases run at once, >= 1 */
+    int repeat;                      /* >= 1 */
+    bool json;
+    /* User data (--input): every case scans data[0..sizes[0]) instead of a
+     * generated input; sizes holds that one size, and failures replay with
+     * '--input input' instead of sizes, distribution and seed. */
+    const void *data;
+    const char *input;
+    /* --output: when the plan is exactly one case, run 0's output goes to
+     * keep and *kept says whether it got there. */
+    void *keep;
+    bool *kept;
+} verify_plan;
+
+/* Run every case of the plan and print one line per group on out (or one
+ * JSON document with plan->json). Returns the exit status: 0 everything ran
+ * passed (skips included), 1 a check or a run failed, 2 the plan selects
+ * nothing. */
+int verify_run_plan(const verify_plan *plan, FILE *out);
+
+/* 'scanlab verify' over the algorithm table algos[0..count): parse the
+ * options (argv[0] is the subcommand name), print the seed on stderr, run
+ * the plan and print its table or JSON on out. Returns the exit status. */
+int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, FILE *out);
+
+#endif

@@ -1,0 +1,69 @@
+/* The differential harness behind 'scanlab verify', as a C API: one case
+ * (algorithm x backend x type x operator x kind x size x distribution) is
+ * run and checked against the reference, and a plan of many cases is run,
+ * grouped one line per (algorithm, backend, type, operator, kind). Tests
+ * call these directly with algorithm tables of their own. */
+#ifndef SCANLAB_HARNESS_H
+#define SCANLAB_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "verify/harness/algos.h"
+#include "verify/harness/compare.h"
+#include "verify/harness/inputs.h"
+
+/* Elements of guard zone checked on each side of every output buffer. */
+#define VERIFY_GUARD_ELEMS 8
+
+typedef struct {
+    const verify_algo *algo;
+    sl_backend backend;
+    sl_type type;
+    sl_op op;
+    bool exclusive; /* scans only; ignored for reductions and applications */
+    verify_dist dist;
+    size_t n;
+    uint64_t seed;
+    int repeat;     /* runs of the algorithm on the same input, >= 1 */
+} verify_case;
+
+typedef enum {
+    VERIFY_WHERE_VALUE,  /* an output differs from the reference */
+    VERIFY_WHERE_BEFORE, /* it wrote before out[0] (mismatch.index elements before) */
+    VERIFY_WHERE_AFTER,  /* it wrote past its last output (mismatch.index = offset from out) */
+    VERIFY_WHERE_INPUT,  /* it modified its input (mismatch.index) */
+    VERIFY_WHERE_COUNT,  /* an application's count differs (mismatch values: uint64_t) */
+} verify_where;
+
+typedef struct {
+    /* SL_OK passed; SL_ERR_CHECK a check failed (see mismatch, where, run);
+     * SL_ERR_NO_GPU or SL_ERR_UNSUPPORTED: the combination cannot run here
+     * (a skip); anything else: the algorithm or the harness failed. */
+    sl_status status;
+    bool exact;             /* checked bit for bit (else against the float bound) */
+    double max_eta;         /* float bound checks: largest eta over all runs */
+    bool deterministic;     /* every run gave the same bits as the first */
+    int run;                /* the run (0-based) that failed, for SL_ERR_CHECK */
+    verify_where where;
+    verify_mismatch mismatch;
+    sl_type value_type;     /* type of the mismatch values (i64 for pack's records) */
+    bool kept;              /* run 0's output went to keep (verify_run_case_on) */
+} verify_case_result;
+
+/* Whether the skip/fail statuses of a case mean "cannot run here". */
+bool verify_status_is_skip(sl_status st);
+
+/* Run one case and check it: returns r->status. */
+sl_status verify_run_case(const verify_case *c, verify_case_result *r);
+
+/* verify_run_case on the given input data[0..c->n) of c->type (NULL: the
+ * generated one; c->dist and c->seed are then ignored). When keep is not
+ * NULL, run 0's output (n elements, 1 for a reduction; scans and
+ * reductions only) is copied there as soon as the algorithm returns, before
+ * any check, and r->kept is set. */
+sl_status verify_run_case_on(const verify_case *c, const void *data, void *keep,
+                             verify_case_result *r);
+
+#endif
