@@ -30,6 +30,19 @@
 #define SL_FULL_MASK 0xffffffffu
 #define SL_MAX_BLOCK_THREADS 1024
 
+/* A 16-byte word, aligned as the GPU's 16-byte accesses need: the packed
+ * (status, value) word of 8-byte types in the look-back protocol. */
+#if defined(__CUDACC__)
+typedef struct __align__(16) {
+    uint64_t lo, hi;
+} sl_u64x2;
+#else
+typedef struct {
+    _Alignas(16) uint64_t lo;
+    uint64_t hi;
+} sl_u64x2;
+#endif
+
 /* --- names ---------------------------------------------------------------- */
 #if defined(__CUDACC__)
 #define SL_BACKEND_SUFFIX _cuda
@@ -85,8 +98,11 @@
 #include <cuda_runtime.h>
 
 #define SL_GLOBAL static __global__ void
+/* A kernel with __launch_bounds__(threads, min_blocks_per_sm). */
+#define SL_GLOBAL_BOUNDED(threads, min_blocks) static __global__ void __launch_bounds__(threads, min_blocks)
 #define SL_DEVICE static __device__ __forceinline__
 #define SL_HOST extern "C"
+#define SL_UNROLL _Pragma("unroll")
 
 #define LD(a, i) ((a)[i])
 #define ST(a, i, v) ((a)[i] = (v))
@@ -104,6 +120,83 @@
 #define SYNCWARP() __syncwarp(SL_FULL_MASK)
 #define SYNCWARP_MASK(m) __syncwarp(m)
 #define THREADFENCE() __threadfence()
+#define THREADFENCE_BLOCK() __threadfence_block()
+#define THREADFENCE_SYSTEM() __threadfence_system()
+#define NANOSLEEP(ns) __nanosleep(ns)
+#define POPC(x) __popc(x)
+#define FFS(x) __ffs(x)
+#define CLZ(x) __clz(x)
+
+/* Strong loads and stores of GPU scope, 4, 8 or 16 bytes, as the PTX
+ * memory model defines them: relaxed (ld/st.relaxed.gpu), acquire
+ * (ld.acquire.gpu), release (st.release.gpu). A 16-byte access is one
+ * v2.b64 instruction (a volatile 16-byte access would split in two). */
+#define SL_PTX_LD_(sem, T_, p, v)                                                                  \
+    do {                                                                                           \
+        if constexpr (sizeof(T_) == 4) {                                                           \
+            uint32_t r_;                                                                           \
+            asm volatile("ld." sem ".gpu.b32 %0, [%1];" : "=r"(r_) : "l"(p) : "memory");          \
+            memcpy(&(v), &r_, 4);                                                                  \
+        } else if constexpr (sizeof(T_) == 8) {                                                    \
+            uint64_t r_;                                                                           \
+            asm volatile("ld." sem ".gpu.b64 %0, [%1];" : "=l"(r_) : "l"(p) : "memory");          \
+            memcpy(&(v), &r_, 8);                                                                  \
+        } else {                                                                                   \
+            uint64_t r0_, r1_;                                                                     \
+            asm volatile("ld." sem ".gpu.v2.b64 {%0,%1}, [%2];" : "=l"(r0_), "=l"(r1_) : "l"(p) \
+                         : "memory");                                                              \
+            memcpy(&(v), &r0_, 8);                                                                 \
+            memcpy((char *)&(v) + 8, &r1_, 8);                                                     \
+        }                                                                                          \
+    } while (0)
+#define SL_PTX_ST_(sem, T_, p, v)                                                                  \
+    do {                                                                                           \
+        if constexpr (sizeof(T_) == 4) {                                                           \
+            uint32_t r_;                                                                           \
+            memcpy(&r_, &(v), 4);                                                                  \
+            asm volatile("st." sem ".gpu.b32 [%0], %1;" ::"l"(p), "r"(r_) : "memory");            \
+        } else if constexpr (sizeof(T_) == 8) {                                                    \
+            uint64_t r_;                                                                           \
+            memcpy(&r_, &(v), 8);                                                                  \
+            asm volatile("st." sem ".gpu.b64 [%0], %1;" ::"l"(p), "l"(r_) : "memory");            \
+        } else {                                                                                   \
+            uint64_t r0_, r1_;                                                                     \
+            memcpy(&r0_, &(v), 8);                                                                 \
+            memcpy(&r1_, (const char *)&(v) + 8, 8);                                               \
+            asm volatile("st." sem ".gpu.v2.b64 [%0], {%1,%2};" ::"l"(p), "l"(r0_), "l"(r1_)      \
+                         : "memory");                                                              \
+        }                                                                                          \
+    } while (0)
+template <typename T_> __device__ __forceinline__ T_ sl_ld_relaxed(const T_ *p)
+{
+    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
+    T_ v;
+    SL_PTX_LD_("relaxed", T_, p, v);
+    return v;
+}
+template <typename T_> __device__ __forceinline__ T_ sl_ld_acquire(const T_ *p)
+{
+    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
+    T_ v;
+    SL_PTX_LD_("acquire", T_, p, v);
+    return v;
+}
+template <typename T_, typename U_> __device__ __forceinline__ void sl_st_relaxed(T_ *p, U_ u)
+{
+    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
+    const T_ v = (T_)u;
+    SL_PTX_ST_("relaxed", T_, p, v);
+}
+template <typename T_, typename U_> __device__ __forceinline__ void sl_st_release(T_ *p, U_ u)
+{
+    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
+    const T_ v = (T_)u;
+    SL_PTX_ST_("release", T_, p, v);
+}
+#define LD_RELAXED(a, i) sl_ld_relaxed(&(a)[i])
+#define LD_ACQUIRE(a, i) sl_ld_acquire(&(a)[i])
+#define ST_RELAXED(a, i, v) sl_st_relaxed(&(a)[i], v)
+#define ST_RELEASE(a, i, v) sl_st_release(&(a)[i], v)
 #define SHFL_UP(v, d) __shfl_up_sync(SL_FULL_MASK, v, d)
 #define SHFL_DOWN(v, d) __shfl_down_sync(SL_FULL_MASK, v, d)
 #define SHFL_IDX(v, src) __shfl_sync(SL_FULL_MASK, v, src)
@@ -186,8 +279,10 @@ static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSync
 #include "model/rt.h"
 
 #define SL_GLOBAL static void
+#define SL_GLOBAL_BOUNDED(threads, min_blocks) static void
 #define SL_DEVICE static inline
 #define SL_HOST
+#define SL_UNROLL
 
 /* One static site record per macro expansion; the model interns it. */
 #define SL_SITE_(w)                                                 \
@@ -221,14 +316,28 @@ static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSync
 #define ST(a, i, v) (*SL_ACCESS_(a, i, MODEL_WR, "ST") = (v))
 #define OP(a, b) (model_cur->ops++, SL_APPLY(a, b))
 #endif
-/* Volatile accesses are spin points in both C variants: the thread yields so
- * that the writer it waits for can run. */
-#define LDV(a, i)                                                                              \
-    (*(volatile __typeof__((a)[0]) *)model_access((a), (long long)(i), sizeof((a)[0]),       \
-                                                   MODEL_RD | MODEL_VOL, SL_SITE_("LDV")))
-#define STV(a, i, v)                                                                           \
-    (*(volatile __typeof__((a)[0]) *)model_access((a), (long long)(i), sizeof((a)[0]),       \
-                                                   MODEL_WR | MODEL_VOL, SL_SITE_("STV")) = (v))
+/* Volatile and strong (relaxed, acquire, release) accesses go through the
+ * model's memory-order path in both C variants: each is a point where other
+ * blocks may run, and the model chooses the value a load returns among the
+ * stores the memory model allows (docs/dialect.md). */
+#define SL_LOAD_(a, i, k, w)                                                                     \
+    __extension__({                                                                              \
+        _Alignas(16) unsigned char sl_lb_[sizeof((a)[0])];                                       \
+        model_load((a), (long long)(i), sizeof((a)[0]), k, SL_SITE_(w), sl_lb_);                 \
+        *(const __typeof__((a)[0]) *)(const void *)sl_lb_;                                       \
+    })
+#define SL_STORE_(a, i, v, k, w)                                                                 \
+    __extension__({                                                                              \
+        __typeof__((a)[0]) sl_sv_ = (v);                                                         \
+        model_store((a), (long long)(i), sizeof sl_sv_, k, SL_SITE_(w), &sl_sv_);                \
+        (void)0;                                                                                 \
+    })
+#define LDV(a, i) SL_LOAD_(a, i, MODEL_RD | MODEL_VOL, "LDV")
+#define STV(a, i, v) SL_STORE_(a, i, v, MODEL_WR | MODEL_VOL, "STV")
+#define LD_RELAXED(a, i) SL_LOAD_(a, i, MODEL_RD | MODEL_RELAXED, "LD_RELAXED")
+#define LD_ACQUIRE(a, i) SL_LOAD_(a, i, MODEL_RD | MODEL_ACQUIRE, "LD_ACQUIRE")
+#define ST_RELAXED(a, i, v) SL_STORE_(a, i, v, MODEL_WR | MODEL_RELAXED, "ST_RELAXED")
+#define ST_RELEASE(a, i, v) SL_STORE_(a, i, v, MODEL_WR | MODEL_RELEASE, "ST_RELEASE")
 #define IDENTITY() SL_IDENTITY()
 
 #define SHARED(T_, name, count) \
@@ -238,7 +347,14 @@ static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSync
 #define SYNCTHREADS() model_syncthreads(SL_SITE_("SYNCTHREADS"))
 #define SYNCWARP() model_syncwarp(SL_FULL_MASK, SL_SITE_("SYNCWARP"))
 #define SYNCWARP_MASK(m) model_syncwarp(m, SL_SITE_("SYNCWARP"))
-#define THREADFENCE() model_threadfence(SL_SITE_("THREADFENCE"))
+#define THREADFENCE() model_fence(MODEL_SCOPE_GPU, SL_SITE_("THREADFENCE"))
+#define THREADFENCE_BLOCK() model_fence(MODEL_SCOPE_CTA, SL_SITE_("THREADFENCE_BLOCK"))
+#define THREADFENCE_SYSTEM() model_fence(MODEL_SCOPE_SYS, SL_SITE_("THREADFENCE_SYSTEM"))
+/* A back-off while spinning: a point where other blocks run. */
+#define NANOSLEEP(ns) model_nanosleep((unsigned)(ns), SL_SITE_("NANOSLEEP"))
+#define POPC(x) __builtin_popcount((unsigned)(x))
+#define FFS(x) __builtin_ffs((int)(x))
+#define CLZ(x) ((unsigned)(x) ? __builtin_clz((unsigned)(x)) : 32)
 
 /* Shuffles move the value's bits through the model and back. */
 #define SL_SHFL_(kind, mask, v, arg, w)                                               \

@@ -311,7 +311,7 @@ static void shadow_one(mthread *t, uintptr_t addr, uint32_t size, int kind, cons
     sctx_init(&c, t);
     size_t w0 = (addr - lo) / 4, w1 = (addr + size - 1 - lo) / 4;
     for (size_t w = w0; w <= w1; w++) {
-        if (kind & (MODEL_VOL | MODEL_ATOMIC))
+        if (kind & MODEL_STRONG)
             shadow_sync_word(t, &base[w], stamp0, kind, site);
         else
             shadow_plain_word(&c, &base[w], stamp0, lo + w * 4, kind, site);
@@ -468,12 +468,12 @@ void *model_access(const void *base, long long i, size_t size, int kind, model_s
         l->lo[0] = a->lo;
         l->len[0] = a->hi - a->lo;
     }
-    if ((kind & MODEL_VOL) && !(kind & MODEL_WR))
+    if ((kind & MODEL_STRONG) && !(kind & (MODEL_WR | MODEL_ATOMIC)))
         spin_point(t, p, site);
     if (kind & MODEL_WR)
         model_L.progress++;
     if (model_L.accounting) {
-        if (kind & (MODEL_VOL | MODEL_ATOMIC)) {
+        if (kind & MODEL_STRONG) {
             model_shadow_catch_up(t);
             trace_push(t, site, p);
             shadow_one(t, p, (uint32_t)size, kind, site);
@@ -483,6 +483,27 @@ void *model_access(const void *base, long long i, size_t size, int kind, model_s
         }
     }
     return (void *)p;
+}
+
+void model_load(const void *base, long long i, size_t size, int kind, model_site *site, void *out)
+{
+    const void *p = model_access(base, i, size, kind, site);
+    memcpy(out, p, size);
+}
+
+void model_store(void *base, long long i, size_t size, int kind, model_site *site, const void *v)
+{
+    void *p = model_access(base, i, size, kind, site);
+    memcpy(p, v, size);
+}
+
+void model_nanosleep(unsigned ns, model_site *site)
+{
+    (void)ns;
+    mthread *t = (mthread *)model_cur;
+    if (__builtin_expect(site->id == 0, 0))
+        model_site_intern(site);
+    spin_point(t, 0, site);
 }
 
 void *model_shared(size_t bytes, size_t align, model_site *site)

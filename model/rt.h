@@ -51,12 +51,31 @@ typedef struct model_lane {
 
 extern __thread model_lane *model_cur __attribute__((tls_model("initial-exec")));
 
-/* Kinds of memory access recorded in a lane's trace. */
-enum { MODEL_RD = 0, MODEL_WR = 1, MODEL_VOL = 2, MODEL_ATOMIC = 4 };
+/* Kinds of memory access recorded in a lane's trace. Plain accesses are
+ * weak in the PTX sense; volatile, relaxed, acquire, release and atomic
+ * accesses are strong (volatile is relaxed of system scope). */
+enum {
+    MODEL_RD = 0,
+    MODEL_WR = 1,
+    MODEL_VOL = 2,
+    MODEL_ATOMIC = 4,
+    MODEL_RELAXED = 8,
+    MODEL_ACQUIRE = 16,
+    MODEL_RELEASE = 32,
+};
+#define MODEL_STRONG (MODEL_VOL | MODEL_ATOMIC | MODEL_RELAXED | MODEL_ACQUIRE | MODEL_RELEASE)
+/* Scopes of fences and strong accesses. */
+enum { MODEL_SCOPE_CTA, MODEL_SCOPE_GPU, MODEL_SCOPE_SYS };
 
 /* A checked access to elements base[i] of size bytes: returns &base[i], or
  * never returns (the launch is stopped) when it is out of bounds. */
 void *model_access(const void *base, long long i, size_t size, int kind, model_site *site);
+
+/* A strong (or volatile) load of base[i], size 4, 8 or 16 bytes: the model
+ * chooses the value the memory model allows and writes it to out. */
+void model_load(const void *base, long long i, size_t size, int kind, model_site *site, void *out);
+/* A strong (or volatile) store of size bytes from v to base[i]. */
+void model_store(void *base, long long i, size_t size, int kind, model_site *site, const void *v);
 
 /* The fast path of a plain load or store (site->size and site->kind set by
  * the macro): in bounds of a remembered allocation and room in the trace,
@@ -88,7 +107,11 @@ void *model_shared_dyn(model_site *site);
 /* Synchronisation points: the calling fiber parks here. */
 void model_syncthreads(model_site *site);
 void model_syncwarp(unsigned mask, model_site *site);
-void model_threadfence(model_site *site);
+/* A fence of the given scope (__threadfence_block, __threadfence,
+ * __threadfence_system). */
+void model_fence(int scope, model_site *site);
+/* A back-off in a spin loop: other blocks run. */
+void model_nanosleep(unsigned ns, model_site *site);
 
 enum { MODEL_SHFL_UP, MODEL_SHFL_DOWN, MODEL_SHFL_IDX, MODEL_SHFL_XOR };
 uint64_t model_shfl(int kind, unsigned mask, uint64_t value, int arg, model_site *site);

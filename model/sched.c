@@ -238,8 +238,9 @@ unsigned model_vote(int kind, unsigned mask, int pred, model_site *site)
     return (unsigned)warp_op(2, kind, mask, (uint64_t)(pred != 0), 0, site);
 }
 
-void model_threadfence(model_site *site)
+void model_fence(int scope, model_site *site)
 {
+    (void)scope;
     mthread *t = (mthread *)model_cur;
     if (__builtin_expect(site->id == 0, 0))
         model_site_intern(site);
