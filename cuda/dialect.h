@@ -284,11 +284,14 @@ static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSync
 #define SL_HOST
 #define SL_UNROLL
 
-/* One static site record per macro expansion; the model interns it. */
-#define SL_SITE_(w)                                                 \
-    __extension__({                                                 \
-        static model_site sl_site_ = {__FILE__, __LINE__, w, 0, 0, 0}; \
-        &sl_site_;                                                  \
+/* One static site record per macro expansion; the model interns it. All
+ * records live in one section (MODEL_SITE_SECTION), so that the model can
+ * list the sites a kernel has, executed or not (kernel coverage). */
+#define SL_SITE_ATTR_ __attribute__((section(MODEL_SITE_SECTION), used, aligned(8)))
+#define SL_SITE_(w)                                                                \
+    __extension__({                                                                \
+        static model_site sl_site_ SL_SITE_ATTR_ = {__FILE__, __LINE__, w, 0, 0, 0}; \
+        &sl_site_;                                                                 \
     })
 
 #define threadIdx (model_cur->thread_idx)
@@ -306,7 +309,7 @@ static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSync
 /* Access sites record their element size and kind for the trace. */
 #define SL_ASITE_(w, sz, k)                                                  \
     __extension__({                                                          \
-        static model_site sl_site_ = {__FILE__, __LINE__, w, 0, sz, k};      \
+        static model_site sl_site_ SL_SITE_ATTR_ = {__FILE__, __LINE__, w, 0, sz, k}; \
         &sl_site_;                                                           \
     })
 #define SL_ACCESS_(a, i, k, w)                                                                     \

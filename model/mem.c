@@ -425,6 +425,23 @@ static void fail_oob(mthread *t, const void *base, long long i, size_t size, mod
     model_fail(t, &f, SL_ERR_SIM);
 }
 
+static void fail_misaligned(mthread *t, uintptr_t p, size_t size, model_site *site)
+{
+    model_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = MODEL_FIND_MISALIGNED;
+    f.site[0] = site;
+    f.block[0] = t->blk->lin;
+    f.thread[0] = t->lin;
+    f.addr = p;
+    f.interval = t->blk->epoch;
+    char who[96];
+    model_thread_desc(t, who, sizeof who);
+    snprintf(f.text, sizeof f.text, "misaligned: %s of %zu bytes at %s:%d by %s, address %#lx (not a multiple of %zu)",
+             site->what, size, site->file, site->line, who, (unsigned long)p, size);
+    model_fail(t, &f, SL_ERR_SIM);
+}
+
 /* Parks as a spin point (volatile loads, atomics) so that other threads
  * run. Plain stores since the thread last ran are progress. */
 static void spin_point(mthread *t, uintptr_t addr, const model_site *site)
@@ -459,6 +476,10 @@ void *model_access(const void *base, long long i, size_t size, int kind, model_s
     const malloc_t *a = model_find_alloc(t->blk, p);
     if (!a || p + size > a->hi || (uintptr_t)base < a->lo || (uintptr_t)base > a->hi)
         fail_oob(t, base, i, size, site);
+    /* the GPU faults on an access not aligned to its size (sizes are
+     * powers of two up to 16) */
+    if ((p & (size - 1)) && (size & (size - 1)) == 0 && size <= 16)
+        fail_misaligned(t, p, size, site);
     model_lane *l = &t->pub;
     if (l->lo[0] != a->lo) {
         for (int k = MODEL_LANE_RANGES - 1; k > 0; k--) {

@@ -43,6 +43,8 @@ typedef enum {
     MODEL_FIND_BARRIER_DIVERGENCE,
     MODEL_FIND_DEADLOCK,
     MODEL_FIND_LIMIT,
+    MODEL_FIND_MISALIGNED, /* an access not aligned to its size (faults on the GPU) */
+    MODEL_FIND_WARP,       /* an undefined warp operation (mask and participants disagree) */
 } model_find_kind;
 
 /* One finding: sites, threads (block-linear, thread-linear), address. */
@@ -79,7 +81,7 @@ typedef struct {
     uint64_t shared_accesses, shared_wavefronts, bank_conflicts;
     uint64_t global_load_elems, global_store_elems, global_load_sectors, global_store_sectors;
     uint64_t divergent_issues, divergent_branches, warp_issues;
-    uint64_t races, barrier_divergence, deadlocks, oob;
+    uint64_t races, barrier_divergence, deadlocks, oob, misaligned, warp_errors;
     uint64_t lane_ops; /* dialect calls by single threads */
     /* findings: the first MODEL_MAX_REPORTS races, and the error that
      * stopped a launch, if any */
@@ -109,5 +111,19 @@ model_stats *model_current(void);
 
 /* Prints a readable table of s (totals, worst sites, findings). */
 void model_print(FILE *f, const model_stats *s);
+
+/* The findings of s that make a run wrong: races (unless allow_races),
+ * barrier divergence, out-of-bounds and misaligned accesses, deadlocks,
+ * undefined warp operations, and the error that stopped a launch. */
+uint64_t model_findings(const model_stats *s, bool allow_races);
+/* Prints each finding of s as one "path:line: error: text" line (the
+ * later access's site first), as compilers do, so that editors and CI
+ * annotate the kernel source. */
+void model_print_findings(FILE *f, const model_stats *s);
+
+/* Every dialect call site of the program, executed or not: *begin points
+ * to an array of the returned count (one record per macro expansion and
+ * template instantiation). A site has executed when its id is not 0. */
+size_t model_sites(const model_site **begin);
 
 #endif

@@ -66,3 +66,33 @@ void model_print(FILE *f, const model_stats *s)
     if (s->has_error)
         fprintf(f, "\nerror: %s\n", s->error.text);
 }
+
+uint64_t model_findings(const model_stats *s, bool allow_races)
+{
+    uint64_t n = s->barrier_divergence + s->deadlocks + s->oob + s->misaligned + s->warp_errors;
+    if (!allow_races)
+        n += s->races;
+    /* a launch stopped for another cause (a limit, a stack overflow) */
+    if (n == 0 && s->has_error)
+        n = 1;
+    return n;
+}
+
+static void print_finding(FILE *f, const model_finding *x)
+{
+    if (x->site[0])
+        fprintf(f, "%s:%d: error: %s\n", x->site[0]->file, x->site[0]->line, x->text);
+    else
+        fprintf(f, "scanlab: error: %s\n", x->text);
+}
+
+void model_print_findings(FILE *f, const model_stats *s)
+{
+    for (uint64_t i = 0; i < s->races && i < MODEL_MAX_REPORTS; i++)
+        print_finding(f, &s->race[i]);
+    if (s->races > MODEL_MAX_REPORTS)
+        fprintf(f, "scanlab: error: %llu more races not shown\n",
+                (unsigned long long)(s->races - MODEL_MAX_REPORTS));
+    if (s->has_error)
+        print_finding(f, &s->error);
+}

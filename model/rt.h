@@ -31,6 +31,9 @@ typedef struct {
     int kind;         /* access sites: MODEL_RD / MODEL_WR | flags */
 } model_site;
 
+/* The linker section that holds every model_site of the program. */
+#define MODEL_SITE_SECTION "scanlab_sites"
+
 /* One recorded memory access of a lane, between two sync points. */
 typedef struct {
     uintptr_t addr;

@@ -104,6 +104,10 @@ static void record_error(model_finding *f, sl_status st)
             s->deadlocks++;
         else if (f->kind == MODEL_FIND_OOB)
             s->oob++;
+        else if (f->kind == MODEL_FIND_MISALIGNED)
+            s->misaligned++;
+        else if (f->kind == MODEL_FIND_WARP)
+            s->warp_errors++;
         if (s == &scratch && !s->cfg.quiet)
             fprintf(stderr, "scanlab: simulator: %s\n", f->text);
     }

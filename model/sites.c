@@ -59,3 +59,15 @@ model_site_stats *model_site_stats_of(model_stats *st, const model_site *s)
     st->sites[id].site = s;
     return &st->sites[id];
 }
+
+/* The linker defines these for a section named like a C identifier. */
+extern const model_site __start_scanlab_sites[] __attribute__((weak));
+extern const model_site __stop_scanlab_sites[] __attribute__((weak));
+
+size_t model_sites(const model_site **begin)
+{
+    *begin = __start_scanlab_sites;
+    if (!__start_scanlab_sites || !__stop_scanlab_sites)
+        return 0;
+    return (size_t)(__stop_scanlab_sites - __start_scanlab_sites);
+}
