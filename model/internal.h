@@ -7,32 +7,72 @@
 #include "model/fiber.h"
 #include "model/model.h"
 
-/* Race shadow of one 4-byte word: its last writer and last reader, 16
- * bytes each. tid is the grid-linear thread id + 1 (0: none); stamp the
- * barrier interval of the access, a process-wide counter bumped at every
- * block start and barrier completion (so it also tells launches and block
- * runs apart); sync the warp-sync count of the accessing thread's warp
- * within its block (compared only within one interval); rel the block's
- * release count; site the interned site id, with SHADOW_SYNC set for
- * volatile or atomic writes. */
+/* Where an event stands in its block's order (docs/memory-model.md):
+ * tid is the grid-linear thread id + 1 (0: no event); stamp the barrier
+ * interval, a process-wide counter bumped at every block start and barrier
+ * completion (so it also tells launches and block runs apart); seq the
+ * thread's count of synchronising operations (acquires, releases, fences)
+ * in that interval; sync its warp's count of warp-level synchronisations
+ * in that interval. Within one block, event e happens before event c when
+ * e's interval is earlier, or in the same interval e is c's own earlier
+ * event (seq), or a warp synchronisation of their warp separates them. */
 typedef struct {
-    uint32_t tid, stamp, rel;
-    uint16_t sync, site;
+    uint32_t tid, stamp;
+    uint16_t seq, sync;
+} mpos;
+
+/* A release that a later acquire may synchronise with: the position of the
+ * release (st.release, or the fence that precedes a strong store), its
+ * scope, and the releasing thread's step clock (for the cross-block
+ * critical path). valid = 0: a relaxed store that releases nothing. */
+typedef struct {
+    mpos p;
+    uint8_t valid, scope;
+    uint64_t clock;
+} mrel;
+
+/* One access in the race shadow: where it stood, its site, and flags. */
+typedef struct {
+    mpos p;
+    uint16_t site;  /* interned site id, 0 if beyond the table */
+    uint16_t flags; /* MREF_* */
 } mref;
+#define MREF_STRONG 0x1u      /* volatile, relaxed, acquire, release or atomic */
+#define MREF_SCOPE_SHIFT 1    /* 2 bits: MODEL_SCOPE_* of a strong access */
+#define MREF_SIZE_SHIFT 3     /* 2 bits: 0 = 4, 1 = 8, 2 = 16 bytes, 3 = other */
+#define MREF_OFF_SHIFT 5      /* 2 bits: the word's index within the access */
+#define MREF_SET 0x80u        /* r: more readers in the read-set table */
+#define MREF_MAX_SITE 0xffffu
+
+/* Race shadow of one 4-byte word: its last writer and its readers since
+ * that write (the latest here, the others in the read-set table). */
 typedef struct {
     mref w, r;
 } mshadow;
-#define SHADOW_SYNC 0x8000u
-#define SHADOW_MAX_SITE 0x7fffu
 
 typedef struct {
     uintptr_t lo, hi; /* [lo, hi) */
     mshadow *shadow;  /* one per 4-byte word */
     bool shared;
     void *raw;        /* what to free (global) */
+    size_t map_bytes; /* > 0: raw was mapped (lazy pages), this many bytes */
 } malloc_t;
 
-enum { TS_READY, TS_BAR, TS_WARP, TS_SPIN, TS_EXIT };
+/* TS_YIELD: parked at a point where other blocks may run (explored
+ * schedules), ready to go on at the block's next turn. */
+enum { TS_READY, TS_BAR, TS_WARP, TS_SPIN, TS_YIELD, TS_EXIT };
+
+/* The newest store index of a location a thread has read or written
+ * (read-read and write-read coherence of the weak memory model). */
+#define MODEL_COHERENCE_SLOTS 8
+typedef struct {
+    uintptr_t addr;
+    uint64_t order;
+} mfloor;
+
+/* Releases observed by relaxed loads since the thread's last fence: a
+ * later fence makes them acquires (PTX's acquire pattern). */
+#define MODEL_PENDING_ACQ 8
 
 struct mblock;
 /* One simulated thread; the fields the scheduler and the fast paths touch
@@ -56,6 +96,16 @@ typedef struct mthread {
     int wop_arg;
     uintptr_t spin_addr;
     const model_site *spin_site;
+    /* memory model */
+    uint16_t seq;          /* synchronising operations in this interval */
+    mrel fence;            /* the thread's last fence of GPU or system scope */
+    mrel pending[MODEL_PENDING_ACQ];
+    unsigned npending;
+    mfloor floor[MODEL_COHERENCE_SLOTS];
+    unsigned nfloor;
+    uintptr_t stale_addr;  /* location of the current run of stale reads */
+    unsigned stale_run;
+    uint64_t wait;         /* steps spent waiting for other blocks in this interval */
 } mthread;
 
 /* The threads of one block with their fibers and traces: reused by the
@@ -66,18 +116,11 @@ typedef struct mcrew {
     struct mcrew *next; /* in the free list */
 } mcrew;
 
-typedef struct {
-    unsigned blk;
-    uint32_t rel;
-} macq;
-
 typedef struct mblock {
     sl_dim3 block_idx;
     unsigned lin;
     uint32_t stamp0, stamp; /* the block run's first and current interval stamps */
-    uint32_t epoch, rel;
-    macq *acq;
-    size_t nacq, capacq;
+    uint32_t epoch;
     mcrew *crew;
     mthread *th;
     unsigned nth, nwarps, nexited, nbar, nwarpop, nspin;
@@ -85,6 +128,8 @@ typedef struct mblock {
     const mthread *bar_first, *bar_other; /* first at a barrier; one at another */
     uint32_t *wsync;
     unsigned capwarps;
+    unsigned *order, *rank; /* explored schedules: the lanes' run order this sweep, and its inverse */
+    unsigned capth;
     unsigned char *smem; /* 128-byte aligned arena: dynamic part first */
     size_t smem_used;
     malloc_t dyn;
@@ -92,7 +137,9 @@ typedef struct mblock {
     unsigned nsallocs, capsallocs;
     mshadow *sshadow;
     uint64_t steps, interval_max, barriers, work;
+    uint64_t prio;      /* explored schedules: PCT priority (higher runs first) */
     bool active;
+    bool stalled;       /* its last turn changed nothing (explored schedules) */
 } mblock;
 
 /* The launch in progress. */
@@ -108,25 +155,88 @@ typedef struct {
     sl_status abort_status;
     uint64_t progress, weak_progress;
     bool accounting;
+    /* explored schedules (model_config.schedule != 0) */
+    bool explore;
+    uint64_t rng;       /* the schedule's random stream */
+    uint64_t turns;     /* block turns taken so far */
 } mlaunch;
 
 extern mlaunch model_L;
-/* The interval stamp counter (see mref). */
+/* The interval stamp counter (see mpos). */
 extern uint32_t model_stamp;
+
+/* Random numbers of the explored schedule (splitmix64 of model_L.rng). */
+uint64_t model_rand(void);
+/* A random number below n (n > 0). */
+uint64_t model_rand_below(uint64_t n);
 
 /* sites.c */
 void model_site_intern(model_site *s);
 const model_site *model_site_by_id(uint32_t id);
 model_site_stats *model_site_stats_of(model_stats *st, const model_site *s);
 
-/* mem.c */
-const malloc_t *model_find_alloc(const mblock *b, uintptr_t addr);
+/* hb.c: happens-before between events of one launch (docs/memory-model.md) */
+/* The running thread's current position. */
+mpos model_pos(const mthread *t);
+/* Whether e happens before c by their block's order alone (barriers, program
+ * order, warp synchronisation). */
+bool model_local_before(const mpos *e, const mpos *c);
+/* Whether e happens before c: local order, or a chain of releases and
+ * acquires between blocks (and within one). */
+bool model_hb(const mpos *e, const mpos *c);
+/* The release a strong store of kind by t carries (invalid for a relaxed
+ * store with no earlier fence); a release store advances t's position. */
+mrel model_hb_release(mthread *t, int kind);
+/* t read (strong load or atomic) a store that carried r: an acquire now if
+ * kind acquires, else remembered for t's next fence. Also advances t's step
+ * clock to the releasing thread's (the cross-block critical path). */
+void model_hb_read(mthread *t, int kind, const mrel *r);
+/* A fence of scope by t: acquires what t observed since its last fence,
+ * and releases what t did before it. */
+void model_hb_fence(mthread *t, int scope);
+/* The step clock of t now: completed intervals of its block plus its own
+ * operations and waits in this interval. */
+uint64_t model_clock(const mthread *t);
+/* Forgets every acquire of the previous launch. */
+void model_hb_reset(void);
+
+/* shadow.c: the race detector (docs/memory-model.md) */
 /* Runs the race shadow over t's trace entries it has not seen yet. */
 void model_shadow_trace(mthread *t);
 /* Before a synchronising access: the shadow catches up with every lane of
- * t's warp, so that plain accesses are checked against the release and
- * acquire state they ran under. */
+ * t's warp, so that plain accesses are checked against the positions they
+ * ran at. */
 void model_shadow_catch_up(mthread *t);
+/* One access of size bytes at addr by t, of kind (MODEL_RD/WR | strength
+ * flags), checked and recorded. */
+void model_shadow_access(mthread *t, uintptr_t addr, uint32_t size, int kind, int scope,
+                         const model_site *site);
+/* Forgets every read set (a new launch). */
+void model_shadow_sets_reset(void);
+
+/* weak.c: store histories of the weak memory model */
+/* A strong store (or atomic write) of size bytes at p by t, carrying rel;
+ * old holds the bytes it overwrote (the first store of a location in a
+ * launch makes them the location's initial value). */
+void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, const void *v, const mrel *rel);
+/* A plain store over [p, p + size): strong histories there end. */
+void model_weak_plain_store(uintptr_t p, size_t size);
+/* A strong load of size bytes at p by t: writes the value the memory model
+ * lets it return to out and returns the release the chosen store carried
+ * (invalid when none). */
+mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out);
+/* The release the newest store of p carried (a read-modify-write reads the
+ * newest value). */
+mrel model_weak_newest(mthread *t, uintptr_t p, size_t size);
+/* Forgets every history (a new launch). */
+void model_weak_reset(void);
+
+/* mem.c */
+const malloc_t *model_find_alloc(const mblock *b, uintptr_t addr);
+/* The race shadow of the word holding addr (shared or global), the lowest
+ * address of its memory and the first stamp of its lifetime; NULL when
+ * addr is in no allocation with a shadow. */
+mshadow *model_shadow_word(const mblock *b, uintptr_t addr, uintptr_t *lo, uint32_t *stamp0);
 /* Grows t's trace (one free entry at least); false when out of memory. */
 bool model_trace_grow(mthread *t);
 /* Gives every device allocation its race shadow (before a launch with
@@ -142,11 +252,14 @@ void model_warp_flush(mblock *b, unsigned w);
 /* sched.c: stops the launch with a finding (never returns when called
  * from a fiber). */
 void model_fail(mthread *t, model_finding *f, sl_status st);
-void model_report_race(mthread *t, const model_site *site, const mref *prev, uintptr_t addr);
+void model_report_race(mthread *t, const model_site *site, const mref *prev, uintptr_t addr, bool write);
 void model_thread_desc(const mthread *t, char *buf, size_t size);
 /* Parks the running thread t (its state already set) and runs the next
  * ready lane of its warp, or returns to the host; returns when t runs
  * again. */
 void model_park(mthread *t);
+/* In explored schedules: a point where another block may run (t parks as
+ * TS_YIELD); nothing otherwise. */
+void model_preempt(mthread *t);
 
 #endif

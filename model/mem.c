@@ -168,119 +168,7 @@ const malloc_t *model_find_alloc(const mblock *b, uintptr_t addr)
     return NULL;
 }
 
-/* The acquired release count of block pb as seen by block b. */
-static uint32_t acq_of(const mblock *b, unsigned pb)
-{
-    for (size_t i = 0; i < b->nacq; i++)
-        if (b->acq[i].blk == pb)
-            return b->acq[i].rel;
-    return 0;
-}
-
-static void acquire(mblock *b, unsigned pb, uint32_t rel)
-{
-    for (size_t i = 0; i < b->nacq; i++)
-        if (b->acq[i].blk == pb) {
-            if (rel > b->acq[i].rel)
-                b->acq[i].rel = rel;
-            return;
-        }
-    if (b->nacq == b->capacq) {
-        size_t cap = b->capacq ? b->capacq * 2 : 8;
-        macq *n = realloc(b->acq, cap * sizeof *n);
-        if (!n)
-            return; /* a missing acquire can only add a report */
-        b->acq = n;
-        b->capacq = cap;
-    }
-    b->acq[b->nacq++] = (macq){pb, rel};
-}
-
-/* What the shadow needs of the accessing thread, read once per trace. */
-typedef struct {
-    mthread *t;
-    uint32_t tid;  /* grid-linear id + 1 */
-    uint32_t tid0; /* id + 1 of the block's thread 0 */
-    uint32_t nth, warp, stamp, rel;
-    uint16_t sync;
-} sctx;
-
-static void sctx_init(sctx *c, mthread *t)
-{
-    const mblock *b = t->blk;
-    c->t = t;
-    c->tid = t->gtid;
-    c->tid0 = t->gtid - t->lin;
-    c->nth = model_L.nth;
-    c->warp = t->warp;
-    c->stamp = b->stamp;
-    c->rel = b->rel;
-    c->sync = (uint16_t)b->wsync[t->warp];
-}
-
-/* Whether the earlier access r happens before the current access of c;
- * stamp0 is the first interval stamp of the memory's lifetime in the
- * model (the block run for shared memory, the launch for global). */
-static inline bool ordered(const mref *r, const sctx *c, uint32_t stamp0)
-{
-    if (r->tid == 0 || r->tid == c->tid || r->stamp < stamp0)
-        return true;
-    uint32_t off = r->tid - c->tid0;
-    if (off < c->nth) { /* same block */
-        if (r->stamp != c->stamp)
-            return true;
-        return off / MODEL_WARP_SIZE == c->warp && r->sync != c->sync;
-    }
-    return r->rel < acq_of(c->t->blk, (r->tid - 1) / c->nth);
-}
-
-static inline mref make_ref(const sctx *c, uint32_t site)
-{
-    mref r = {c->tid, c->stamp, c->rel, c->sync, (uint16_t)site};
-    return r;
-}
-
-static uint32_t site_id16(const model_site *site)
-{
-    return site->id <= (int)SHADOW_MAX_SITE ? (uint32_t)site->id : 0;
-}
-
-/* A synchronising access (volatile, atomic) to one word: acquire from the
- * last synchronising writer of another block; release on write. */
-static void shadow_sync_word(mthread *t, mshadow *s, uint32_t stamp0, int kind, const model_site *site)
-{
-    mblock *b = t->blk;
-    if (s->w.tid && s->w.stamp >= stamp0 && (s->w.site & SHADOW_SYNC)) {
-        unsigned pb = (s->w.tid - 1) / model_L.nth;
-        if (pb != b->lin)
-            acquire(b, pb, s->w.rel);
-    }
-    if (kind & MODEL_WR) {
-        b->rel++;
-        sctx c;
-        sctx_init(&c, t);
-        s->w = make_ref(&c, site_id16(site) | SHADOW_SYNC);
-    }
-}
-
-/* A plain access to one word. */
-static inline void shadow_plain_word(const sctx *c, mshadow *s, uint32_t stamp0, uintptr_t waddr, int kind,
-                                     const model_site *site)
-{
-    if (!(s->w.site & SHADOW_SYNC) && !ordered(&s->w, c, stamp0))
-        model_report_race(c->t, site, &s->w, waddr);
-    if (kind & MODEL_WR) {
-        if (!ordered(&s->r, c, stamp0))
-            model_report_race(c->t, site, &s->r, waddr);
-        s->w = make_ref(c, site_id16(site));
-    } else {
-        s->r = make_ref(c, site_id16(site));
-    }
-}
-
-/* The shadow of [addr, addr + size) of shared memory (global with
- * shared false); NULL when the address is in no allocation. */
-static inline mshadow *shadow_base(const mblock *b, uintptr_t addr, uintptr_t *lo, uint32_t *stamp0)
+mshadow *model_shadow_word(const mblock *b, uintptr_t addr, uintptr_t *lo, uint32_t *stamp0)
 {
     const uintptr_t slo = (uintptr_t)b->smem;
     if (addr - slo < MODEL_MAX_SHARED_LIMIT) {
@@ -298,74 +186,6 @@ static inline mshadow *shadow_base(const mblock *b, uintptr_t addr, uintptr_t *l
     *lo = g->lo;
     *stamp0 = model_L.stamp0;
     return g->shadow;
-}
-
-static void shadow_one(mthread *t, uintptr_t addr, uint32_t size, int kind, const model_site *site)
-{
-    uintptr_t lo;
-    uint32_t stamp0;
-    mshadow *base = shadow_base(t->blk, addr, &lo, &stamp0);
-    if (!base)
-        return;
-    sctx c;
-    sctx_init(&c, t);
-    size_t w0 = (addr - lo) / 4, w1 = (addr + size - 1 - lo) / 4;
-    for (size_t w = w0; w <= w1; w++) {
-        if (kind & MODEL_STRONG)
-            shadow_sync_word(t, &base[w], stamp0, kind, site);
-        else
-            shadow_plain_word(&c, &base[w], stamp0, lo + w * 4, kind, site);
-    }
-}
-
-void model_shadow_trace(mthread *t)
-{
-    const model_trace_ent *e = t->tr_shadow, *end = t->pub.tr_next;
-    if (e == end)
-        return;
-    sctx c;
-    sctx_init(&c, t);
-    const mblock *b = t->blk;
-    const uintptr_t slo = (uintptr_t)b->smem;
-    mshadow *const sbase = b->sshadow;
-    const uint32_t sstamp0 = b->stamp0;
-    for (; e < end; e++) {
-        model_site *site = (model_site *)e->site;
-        if (__builtin_expect(site->id == 0, 0))
-            model_site_intern(site);
-        const uintptr_t a = e->addr;
-        if (__builtin_expect(a - slo < MODEL_MAX_SHARED_LIMIT && site->size == 4 && !(a & 3), 1)) {
-            /* the common case: one aligned shared word */
-            shadow_plain_word(&c, &sbase[(a - slo) / 4], sstamp0, a, site->kind, site);
-            continue;
-        }
-        uintptr_t lo;
-        uint32_t stamp0;
-        mshadow *base = shadow_base(t->blk, e->addr, &lo, &stamp0);
-        if (!base)
-            continue;
-        size_t w0 = (e->addr - lo) / 4;
-        if (__builtin_expect(site->size == 4 && !(e->addr & 3), 1)) {
-            shadow_plain_word(&c, &base[w0], stamp0, e->addr, site->kind, site);
-            continue;
-        }
-        size_t w1 = (e->addr + site->size - 1 - lo) / 4;
-        for (size_t w = w0; w <= w1; w++)
-            shadow_plain_word(&c, &base[w], stamp0, lo + w * 4, site->kind, site);
-    }
-    t->tr_shadow = t->pub.tr_next;
-}
-
-void model_shadow_catch_up(mthread *t)
-{
-    if (!model_L.accounting)
-        return;
-    mblock *b = t->blk;
-    unsigned lo = t->warp * MODEL_WARP_SIZE, hi = lo + MODEL_WARP_SIZE;
-    if (hi > b->nth)
-        hi = b->nth;
-    for (unsigned i = lo; i < hi; i++)
-        model_shadow_trace(&b->th[i]);
 }
 
 void model_shadow_clear_all(void)
@@ -387,13 +207,15 @@ bool model_trace_grow(mthread *t)
     t->captr = cap;
     t->pub.tr_next = n + used;
     t->tr_shadow = n + seen;
-    t->pub.tr_end = n + cap;
+    /* explored schedules send every access through model_access (a
+     * point where other blocks may run): no fast path */
+    t->pub.tr_end = model_L.explore || !model_L.accounting ? n : n + cap;
     return true;
 }
 
 static void trace_push(mthread *t, const model_site *site, uintptr_t addr)
 {
-    if (t->pub.tr_next == t->pub.tr_end && !model_trace_grow(t))
+    if (t->pub.tr_next == t->tr + t->captr && !model_trace_grow(t))
         return; /* the access goes uncounted rather than crash */
     t->pub.tr_next->addr = addr;
     t->pub.tr_next->site = site;
@@ -442,8 +264,8 @@ static void fail_misaligned(mthread *t, uintptr_t p, size_t size, model_site *si
     model_fail(t, &f, SL_ERR_SIM);
 }
 
-/* Parks as a spin point (volatile loads, atomics) so that other threads
- * run. Plain stores since the thread last ran are progress. */
+/* Parks as a spin point (strong loads, atomics, back-off) so that other
+ * threads run. Plain stores since the thread last ran are progress. */
 static void spin_point(mthread *t, uintptr_t addr, const model_site *site)
 {
     if (addr != t->spin_addr || site != t->spin_site)
@@ -462,16 +284,35 @@ static void spin_point(mthread *t, uintptr_t addr, const model_site *site)
     model_park(t);
 }
 
-void *model_access(const void *base, long long i, size_t size, int kind, model_site *site)
+void model_preempt(mthread *t)
 {
-    mthread *t = (mthread *)model_cur;
+    if (!model_L.explore)
+        return;
+    /* the thread advanced to a new point: not (yet) a deadlock */
+    model_L.weak_progress++;
+    t->state = TS_YIELD;
+    t->blk->nspin++;
+    model_park(t);
+}
+
+/* The first use of a site: interned, and its size and kind fixed (one per
+ * macro expansion). */
+static void site_first_use(model_site *site, size_t size, int kind)
+{
     if (__builtin_expect(site->id == 0, 0))
         model_site_intern(site);
     if (site->size == 0) {
-        /* volatile and atomic sites: one size and kind per expansion */
         site->size = (unsigned)size;
         site->kind = kind;
     }
+}
+
+/* base[i] of size bytes, checked against its allocation and its alignment
+ * (the launch stops otherwise); the allocation is remembered for the lane's
+ * fast path. */
+static const malloc_t *checked(mthread *t, const void *base, long long i, size_t size, model_site *site,
+                               uintptr_t *out)
+{
     uintptr_t p = (uintptr_t)base + (uintptr_t)i * size;
     const malloc_t *a = model_find_alloc(t->blk, p);
     if (!a || p + size > a->hi || (uintptr_t)base < a->lo || (uintptr_t)base > a->hi)
@@ -489,33 +330,82 @@ void *model_access(const void *base, long long i, size_t size, int kind, model_s
         l->lo[0] = a->lo;
         l->len[0] = a->hi - a->lo;
     }
-    if ((kind & MODEL_STRONG) && !(kind & (MODEL_WR | MODEL_ATOMIC)))
-        spin_point(t, p, site);
-    if (kind & MODEL_WR)
+    *out = p;
+    return a;
+}
+
+/* The scope of a strong access: volatile is relaxed of system scope, the
+ * dialect's relaxed, acquire, release and atomics are of GPU scope. */
+static int scope_of_kind(int kind) { return (kind & MODEL_VOL) ? MODEL_SCOPE_SYS : MODEL_SCOPE_GPU; }
+
+void *model_access(const void *base, long long i, size_t size, int kind, model_site *site)
+{
+    mthread *t = (mthread *)model_cur;
+    site_first_use(site, size, kind);
+    uintptr_t p;
+    const malloc_t *a = checked(t, base, i, size, site, &p);
+    if (kind & MODEL_WR) {
         model_L.progress++;
-    if (model_L.accounting) {
-        if (kind & MODEL_STRONG) {
-            model_shadow_catch_up(t);
-            trace_push(t, site, p);
-            shadow_one(t, p, (uint32_t)size, kind, site);
-            t->tr_shadow = t->pub.tr_next;
-        } else {
-            trace_push(t, site, p);
+        if (!a->shared) {
+            model_weak_plain_store(p, size);
+            model_preempt(t); /* every store is a point where other blocks may run */
         }
     }
+    if (model_L.accounting)
+        trace_push(t, site, p);
     return (void *)p;
 }
 
 void model_load(const void *base, long long i, size_t size, int kind, model_site *site, void *out)
 {
-    const void *p = model_access(base, i, size, kind, site);
-    memcpy(out, p, size);
+    mthread *t = (mthread *)model_cur;
+    site_first_use(site, size, kind);
+    uintptr_t p;
+    const malloc_t *a = checked(t, base, i, size, site, &p);
+    spin_point(t, p, site);
+    if (model_L.abort)
+        return;
+    mrel rel;
+    if (a->shared) {
+        memcpy(out, (const void *)p, size);
+        memset(&rel, 0, sizeof rel);
+    } else {
+        rel = model_weak_load(t, p, size, kind, out);
+    }
+    if (model_L.accounting) {
+        model_shadow_catch_up(t);
+        trace_push(t, site, p);
+        t->tr_shadow = t->pub.tr_next;
+        model_shadow_access(t, p, (uint32_t)size, kind, scope_of_kind(kind), site);
+    }
+    model_hb_read(t, kind, &rel);
 }
 
 void model_store(void *base, long long i, size_t size, int kind, model_site *site, const void *v)
 {
-    void *p = model_access(base, i, size, kind, site);
-    memcpy(p, v, size);
+    mthread *t = (mthread *)model_cur;
+    site_first_use(site, size, kind);
+    uintptr_t p;
+    const malloc_t *a = checked(t, base, i, size, site, &p);
+    /* progress is counted before the thread may yield, so that a turn
+     * that ends just before a store is not taken for a stalled one */
+    model_L.progress++;
+    if (!a->shared)
+        model_preempt(t);
+    if (model_L.abort)
+        return;
+    unsigned char old[16];
+    memcpy(old, (const void *)p, size < sizeof old ? size : sizeof old);
+    memcpy((void *)p, v, size);
+    if (model_L.accounting) {
+        model_shadow_catch_up(t);
+        trace_push(t, site, p);
+        t->tr_shadow = t->pub.tr_next;
+        model_shadow_access(t, p, (uint32_t)size, kind | MODEL_WR, scope_of_kind(kind), site);
+    }
+    const mrel rel = model_hb_release(t, kind);
+    if (!a->shared)
+        model_weak_store(t, p, size, old, v, &rel);
 }
 
 void model_nanosleep(unsigned ns, model_site *site)
@@ -599,14 +489,14 @@ uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t 
                       model_site *site)
 {
     mthread *t = (mthread *)model_cur;
-    if (__builtin_expect(site->id == 0, 0))
-        model_site_intern(site);
-    /* bounds: the atomic's own word must lie in one allocation */
-    model_access(p, 0, size, MODEL_RD | MODEL_ATOMIC, site);
-    spin_point(t, (uintptr_t)p, site);
+    site_first_use(site, size, MODEL_RD | MODEL_ATOMIC);
+    uintptr_t addr;
+    const malloc_t *al = checked(t, p, 0, size, site, &addr);
+    spin_point(t, addr, site);
     if (model_L.abort)
         return 0;
-    uint64_t mask = size == 4 ? UINT64_C(0xffffffff) : ~UINT64_C(0);
+    /* a read-modify-write reads the newest value of the location */
+    const uint64_t mask = size == 4 ? UINT64_C(0xffffffff) : ~UINT64_C(0);
     uint64_t old = load_bits(p, size), nv = old;
     switch (kind) {
     case MODEL_AT_ADD:
@@ -631,18 +521,33 @@ uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t 
         break;
     }
     nv &= mask;
+    const int akind = MODEL_ATOMIC | (nv != old ? MODEL_WR : MODEL_RD);
+    if (model_L.accounting) {
+        model_shadow_catch_up(t);
+        trace_push(t, site, addr);
+        t->tr_shadow = t->pub.tr_next;
+        model_shadow_access(t, addr, (uint32_t)size, akind, MODEL_SCOPE_GPU, site);
+    }
+    if (!al->shared) {
+        /* what the atomic read synchronises like a relaxed load */
+        const mrel seen = model_weak_newest(t, addr, size);
+        model_hb_read(t, MODEL_ATOMIC, &seen);
+    }
     if (nv != old) {
         model_L.progress++;
+        unsigned char ob[8], nb[8];
         if (size == 4) {
-            uint32_t v = (uint32_t)nv;
-            memcpy(p, &v, 4);
+            uint32_t o = (uint32_t)old, v = (uint32_t)nv;
+            memcpy(ob, &o, 4);
+            memcpy(nb, &v, 4);
         } else {
-            memcpy(p, &nv, 8);
+            memcpy(ob, &old, 8);
+            memcpy(nb, &nv, 8);
         }
-        if (model_L.accounting) {
-            model_shadow_catch_up(t);
-            shadow_one(t, (uintptr_t)p, (uint32_t)size, MODEL_WR | MODEL_ATOMIC, site);
-        }
+        memcpy(p, nb, size);
+        const mrel rel = model_hb_release(t, MODEL_ATOMIC);
+        if (!al->shared)
+            model_weak_store(t, addr, size, ob, nb, &rel);
     }
     return old;
 }

@@ -34,6 +34,16 @@ typedef struct {
     uint64_t seed;       /* for MODEL_ORDER_RANDOM */
     size_t shared_limit; /* static + dynamic shared bytes per block; 0 = 48 KiB */
     bool quiet;          /* do not print errors on stderr when no sink was given */
+    /* Explored schedules (docs/memory-model.md): 0 runs the default
+     * schedule (lanes, warps and blocks in order, loads see the newest
+     * store); any other value seeds a schedule that orders lanes, warps and
+     * resident blocks at random, dispatches blocks in a random order (unless
+     * keep_order), lets other blocks run at every store, strong load, fence
+     * and atomic, and lets strong loads return older stores the memory
+     * model allows. */
+    uint64_t schedule;
+    unsigned pct_depth; /* > 0: blocks chosen by PCT priorities with pct_depth - 1 change points */
+    bool keep_order;    /* explored schedules keep the dispatch order of `order` */
 } model_config;
 
 /* Kinds of finding. */

@@ -123,7 +123,7 @@ void model_fail(mthread *t, model_finding *f, sl_status st)
     }
 }
 
-void model_report_race(mthread *t, const model_site *site, const mref *prev, uintptr_t addr)
+void model_report_race(mthread *t, const model_site *site, const mref *prev, uintptr_t addr, bool write)
 {
     model_stats *s = model_L.stats;
     uint64_t k = s->races++;
@@ -136,27 +136,30 @@ void model_report_race(mthread *t, const model_site *site, const mref *prev, uin
     f->site[1] = model_site_by_id(prev->site);
     f->block[0] = t->blk->lin;
     f->thread[0] = t->lin;
-    f->block[1] = (prev->tid - 1) / model_L.nth;
-    f->thread[1] = (prev->tid - 1) % model_L.nth;
+    f->block[1] = (prev->p.tid - 1) / model_L.nth;
+    f->thread[1] = (prev->p.tid - 1) % model_L.nth;
     f->addr = addr;
     f->interval = t->blk->epoch;
     const model_site *o = f->site[1];
     snprintf(f->text, sizeof f->text,
-             "race on %s address %#lx in barrier interval %u: %s at %s:%d by block %u thread %u, "
-             "unordered with %s at %s:%d by block %u thread %u",
+             "race on %s address %#lx in barrier interval %u: %s (%s) at %s:%d by block %u thread %u, "
+             "unordered with %s (%s) at %s:%d by block %u thread %u",
              model_find_alloc(t->blk, addr) && model_find_alloc(t->blk, addr)->shared ? "shared" : "global",
-             (unsigned long)addr, f->interval, site->what, site->file, site->line, f->block[0],
-             f->thread[0], o ? o->what : "?", o ? o->file : "?", o ? o->line : 0, f->block[1],
-             f->thread[1]);
+             (unsigned long)addr, f->interval, site->what, write ? "write" : "read", site->file, site->line,
+             f->block[0], f->thread[0], o ? o->what : "?", (prev->flags & MREF_STRONG) ? "strong" : "plain",
+             o ? o->file : "?", o ? o->line : 0, f->block[1], f->thread[1]);
 }
 
 /* ---- threads ------------------------------------------------------------- */
 void model_park(mthread *t)
 {
     mblock *b = t->blk;
-    if (!model_L.abort)
-        for (unsigned j = t->lin + 1; j < b->run_end; j++) {
-            mthread *n = &b->th[j];
+    if (!model_L.abort) {
+        /* the next ready lane of the warp in this sweep's order: lane
+         * order, or a permutation in explored schedules */
+        const unsigned from = model_L.explore ? b->rank[t->lin] + 1 : t->lin + 1;
+        for (unsigned k = from; k < b->run_end; k++) {
+            mthread *n = &b->th[model_L.explore ? b->order[k] : k];
             if (n->state == TS_READY) {
                 n->ran = true;
                 model_cur = &n->pub;
@@ -164,16 +167,22 @@ void model_park(mthread *t)
                 return;
             }
         }
+    }
     model_fiber_yield();
 }
 
+/* The thread's part of the interval that ends: its operator applications,
+ * and the steps it waited for values from other blocks (the critical path
+ * across blocks, docs/metrics.md). */
 static void end_interval_of(mthread *t)
 {
     mblock *b = t->blk;
-    if (t->pub.ops > b->interval_max)
-        b->interval_max = t->pub.ops;
+    const uint64_t len = t->pub.ops + t->wait;
+    if (len > b->interval_max)
+        b->interval_max = len;
     b->work += t->pub.ops;
     t->pub.ops = 0;
+    t->wait = 0;
 }
 
 static void thread_main(void *arg)
@@ -244,24 +253,55 @@ unsigned model_vote(int kind, unsigned mask, int pred, model_site *site)
 
 void model_fence(int scope, model_site *site)
 {
-    (void)scope;
     mthread *t = (mthread *)model_cur;
     if (__builtin_expect(site->id == 0, 0))
         model_site_intern(site);
     model_shadow_catch_up(t);
-    t->blk->rel++;
+    model_hb_fence(t, scope);
     if (model_L.accounting)
         model_L.stats->lane_ops++;
+    model_preempt(t); /* every fence is a point where other blocks may run */
 }
 
 /* ---- warps ---------------------------------------------------------------- */
+static const char *const warp_op_names[3] = {"SYNCWARP", "shuffle", "vote"};
+
+/* A warp-level operation CUDA leaves undefined: stops the launch. */
+static void warp_error(mblock *b, const mthread *t, unsigned lane, const char *why)
+{
+    model_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = MODEL_FIND_WARP;
+    f.site[0] = t->park_site;
+    f.block[0] = b->lin;
+    f.thread[0] = t->lin;
+    f.interval = b->epoch;
+    snprintf(f.text, sizeof f.text,
+             "undefined warp operation: %s at %s:%d by block %u thread %u with mask %#x: lane %u %s",
+             t->park_site->what, t->park_site->file, t->park_site->line, b->lin, t->lin, t->wop_mask, lane,
+             why);
+    model_fail(NULL, &f, SL_ERR_SIM);
+}
+
+/* Whether lanes i and j of a warp are at one warp operation: the same call
+ * site, or SYNCWARP at any site (since Volta a warp may synchronise from
+ * different branches). */
+static bool same_warp_op(const mthread *i, const mthread *j)
+{
+    return i->park_site == j->park_site || (i->wop_class == 0 && j->wop_class == 0);
+}
+
 /* Executes the warp operation at which lanes of warp w wait, for every group
- * whose lanes have all arrived; returns whether any executed. */
+ * whose lanes have all arrived; returns whether any executed. CUDA requires
+ * every non-exited lane named in the mask to execute the same operation
+ * with the same mask, the caller to be in its mask, and names no lanes
+ * beyond the block: anything else is reported as undefined. */
 static bool resolve_warp(mblock *b, unsigned w)
 {
     unsigned lo = w * MODEL_WARP_SIZE, hi = lo + MODEL_WARP_SIZE;
     if (hi > b->nth)
         hi = b->nth;
+    const unsigned present = hi - lo == MODEL_WARP_SIZE ? ~0u : (1u << (hi - lo)) - 1;
     bool any = false;
     for (unsigned i = lo; i < hi; i++) {
         mthread *t = &b->th[i];
@@ -272,13 +312,42 @@ static bool resolve_warp(mblock *b, unsigned w)
         bool wait = false;
         for (unsigned j = lo; j < hi; j++) {
             mthread *u = &b->th[j];
-            if (u->state == TS_WARP && u->park_site == site)
+            if (u->state == TS_WARP && same_warp_op(t, u) && u->wop_mask == mask)
                 group |= 1u << (j - lo);
-            else if ((mask >> (j - lo) & 1) && (u->state == TS_READY || u->state == TS_SPIN))
+            else if ((mask >> (j - lo) & 1) &&
+                     (u->state == TS_READY || u->state == TS_SPIN || u->state == TS_YIELD))
                 wait = true;
         }
         if (wait)
             continue;
+        if (!(mask >> (i - lo) & 1)) {
+            warp_error(b, t, i - lo, "(the caller) is not in the mask");
+            return false;
+        }
+        if (mask & ~present) {
+            warp_error(b, t, (unsigned)__builtin_ctz(mask & ~present),
+                       "is named in the mask but does not exist (partial warp)");
+            return false;
+        }
+        for (unsigned j = lo; j < hi; j++) {
+            const mthread *u = &b->th[j];
+            if (!(mask >> (j - lo) & 1) || (group >> (j - lo) & 1))
+                continue;
+            char why[200];
+            if (u->state == TS_EXIT)
+                snprintf(why, sizeof why, "is named in the mask but has exited");
+            else if (u->state == TS_BAR)
+                snprintf(why, sizeof why, "is named in the mask but waits at a barrier at %s:%d",
+                         u->park_site->file, u->park_site->line);
+            else if (u->wop_mask != mask && same_warp_op(t, u))
+                snprintf(why, sizeof why, "is at the same %s with another mask (%#x)", warp_op_names[t->wop_class],
+                         u->wop_mask);
+            else
+                snprintf(why, sizeof why, "is named in the mask but waits at %s at %s:%d", u->park_site->what,
+                         u->park_site->file, u->park_site->line);
+            warp_error(b, t, j - lo, why);
+            return false;
+        }
         uint64_t val[MODEL_WARP_SIZE] = {0};
         unsigned ballot = 0;
         for (unsigned j = lo; j < hi; j++)
@@ -400,6 +469,15 @@ static sl_status slot_prepare(mslot *sl, unsigned nth)
         b->wsync = ws;
         b->capwarps = nwarps;
     }
+    if (b->capth < nth) {
+        unsigned *o = realloc(b->order, nth * sizeof *o), *r = o ? realloc(b->rank, nth * sizeof *r) : NULL;
+        if (o)
+            b->order = o;
+        if (!o || !r)
+            return SL_ERR_NOMEM;
+        b->rank = r;
+        b->capth = nth;
+    }
     if (!b->smem) {
         b->smem = aligned_alloc(SMEM_ALIGN, MODEL_MAX_SHARED_LIMIT);
         b->sshadow = calloc(MODEL_MAX_SHARED_LIMIT / 4, sizeof *b->sshadow);
@@ -429,8 +507,6 @@ static sl_status block_start(mslot *sl, unsigned lin)
     b->block_idx.z = lin / (model_L.grid.x * model_L.grid.y);
     b->stamp0 = b->stamp = next_stamp();
     b->epoch = 0;
-    b->rel = 0;
-    b->nacq = 0;
     b->nexited = b->nbar = b->nwarpop = b->nspin = 0;
     b->bar_first = b->bar_other = NULL;
     b->nwarps = (nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE;
@@ -461,12 +537,17 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->pub.ops = 0;
         /* no trace without accounting: every access takes the full path */
         t->pub.tr_next = t->tr_shadow = t->tr;
-        t->pub.tr_end = model_L.accounting ? t->tr + t->captr : t->tr;
+        t->pub.tr_end = model_L.accounting && !model_L.explore ? t->tr + t->captr : t->tr;
         for (int k = 0; k < MODEL_LANE_RANGES; k++)
             t->pub.lo[k] = t->pub.len[k] = 0;
         t->shared_k = 0;
         t->spin_addr = 0;
         t->spin_site = NULL;
+        t->seq = 0;
+        memset(&t->fence, 0, sizeof t->fence);
+        t->npending = t->nfloor = t->stale_run = 0;
+        t->stale_addr = 0;
+        t->wait = 0;
         model_fiber_reset(t->fiber, thread_main, t);
     }
     model_L.progress++;
@@ -513,7 +594,20 @@ static bool run_warp(mblock *b, unsigned w)
     unsigned lo = w * MODEL_WARP_SIZE, hi = lo + MODEL_WARP_SIZE;
     if (hi > b->nth)
         hi = b->nth;
-    for (unsigned i = lo; i < hi; i++) {
+    if (model_L.explore) {
+        /* threads of an interval run in a fresh random order each sweep */
+        for (unsigned k = lo; k < hi; k++)
+            b->order[k] = k;
+        for (unsigned k = hi - lo; k > 1; k--) {
+            unsigned j = lo + (unsigned)model_rand_below(k), tmp = b->order[lo + k - 1];
+            b->order[lo + k - 1] = b->order[j];
+            b->order[j] = tmp;
+        }
+        for (unsigned k = lo; k < hi; k++)
+            b->rank[b->order[k]] = k;
+    }
+    for (unsigned k = lo; k < hi; k++) {
+        const unsigned i = model_L.explore ? b->order[k] : k;
         mthread *t = &b->th[i];
         if (t->state != TS_READY)
             continue;
@@ -531,8 +625,19 @@ static bool run_warp(mblock *b, unsigned w)
  * block has finished. */
 static bool block_step(mblock *b)
 {
+    unsigned worder[MODEL_MAX_BLOCK_THREADS / MODEL_WARP_SIZE];
     for (;;) {
-        for (unsigned w = 0; w < b->nwarps; w++) {
+        /* warps in order, or in a fresh random order each sweep */
+        for (unsigned k = 0; k < b->nwarps; k++)
+            worder[k] = k;
+        if (model_L.explore)
+            for (unsigned k = b->nwarps; k > 1; k--) {
+                unsigned j = (unsigned)model_rand_below(k), tmp = worder[k - 1];
+                worder[k - 1] = worder[j];
+                worder[j] = tmp;
+            }
+        for (unsigned k = 0; k < b->nwarps; k++) {
+            const unsigned w = worder[k];
             if (!run_warp(b, w))
                 continue;
             if (model_L.abort)
@@ -573,8 +678,10 @@ static bool block_step(mblock *b)
         b->stamp = next_stamp();
         for (unsigned w = 0; w < b->nwarps; w++)
             b->wsync[w]++;
-        for (unsigned i = 0; i < b->nth; i++)
+        for (unsigned i = 0; i < b->nth; i++) {
             b->th[i].state = TS_READY;
+            b->th[i].seq = 0;
+        }
         b->nbar = 0;
         b->bar_first = b->bar_other = NULL;
         model_L.progress++;
@@ -589,6 +696,10 @@ static uint64_t splitmix64(uint64_t *x)
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     return z ^ (z >> 31);
 }
+
+uint64_t model_rand(void) { return splitmix64(&model_L.rng); }
+
+uint64_t model_rand_below(uint64_t n) { return model_rand() % n; }
 
 static void fill_order(unsigned *order, unsigned n, const model_config *c)
 {
@@ -674,6 +785,34 @@ static sl_status ensure_slots(unsigned n, unsigned nth)
     return SL_OK;
 }
 
+/* One turn of block b: its parked spinners and yielders go on, and it runs
+ * until none of its threads can move; a finished block is retired and
+ * counted. Returns whether it finished. */
+static bool take_turn(mblock *b, uint64_t *launch_steps, model_stats *s)
+{
+    if (b->nspin) {
+        for (unsigned k = 0; k < b->nth; k++)
+            if (b->th[k].state == TS_SPIN || b->th[k].state == TS_YIELD)
+                b->th[k].state = TS_READY;
+        b->nspin = 0;
+    }
+    model_L.turns++;
+    bool fin = block_step(b);
+    if (model_L.abort || !fin)
+        return false;
+    b->steps += b->interval_max;
+    if (b->steps > *launch_steps)
+        *launch_steps = b->steps;
+    s->barriers += b->barriers;
+    s->work += b->work;
+    s->blocks++;
+    s->threads += b->nth;
+    block_retire(b);
+    model_L.progress++;
+    return true;
+}
+
+/* The default schedule: resident blocks take turns in slot order. */
 static sl_status run_grid(const unsigned *order, unsigned nblocks, unsigned nres, uint64_t *launch_steps,
                           model_stats *s)
 {
@@ -694,27 +833,9 @@ static sl_status run_grid(const unsigned *order, unsigned nblocks, unsigned nres
                 if (st != SL_OK)
                     return st;
             }
-            if (b->nspin) {
-                for (unsigned k = 0; k < b->nth; k++)
-                    if (b->th[k].state == TS_SPIN)
-                        b->th[k].state = TS_READY;
-                b->nspin = 0;
-            }
-            bool fin = block_step(b);
+            done += take_turn(b, launch_steps, s);
             if (model_L.abort)
                 return model_L.abort_status;
-            if (fin) {
-                b->steps += b->interval_max;
-                if (b->steps > *launch_steps)
-                    *launch_steps = b->steps;
-                s->barriers += b->barriers;
-                s->work += b->work;
-                s->blocks++;
-                s->threads += b->nth;
-                block_retire(b);
-                done++;
-                model_L.progress++;
-            }
         }
         if (model_L.progress != p0)
             idle_rounds = 0;
@@ -722,6 +843,93 @@ static sl_status run_grid(const unsigned *order, unsigned nblocks, unsigned nres
             deadlock(order, nblocks, nres, model_L.weak_progress != w0);
             return SL_ERR_SIM;
         }
+    }
+    return SL_OK;
+}
+
+/* Turns a PCT schedule is assumed to last, per block (the k of its bound). */
+#define PCT_TURNS_PER_BLOCK 16
+
+/* An explored schedule (model_config.schedule): each turn goes to one
+ * resident block, chosen at random among those whose last turn changed
+ * something, or (pct_depth = d > 0) the one of highest priority, as in
+ * probabilistic concurrency testing: random distinct priorities at
+ * dispatch, and at d - 1 random turns the running block drops below every
+ * other. When every resident block is stalled, each gets one more turn, and
+ * a round without progress is a deadlock, as in the default schedule. */
+static sl_status run_grid_explored(const unsigned *order, unsigned nblocks, unsigned nres,
+                                   uint64_t *launch_steps, model_stats *s)
+{
+    const model_config *c = &s->cfg;
+    const unsigned d = c->pct_depth;
+    uint64_t change[64];
+    unsigned nchange = 0;
+    const uint64_t k = (uint64_t)nblocks * PCT_TURNS_PER_BLOCK + 1;
+    for (unsigned i = 1; i < d && nchange < 64; i++)
+        change[nchange++] = 1 + model_rand_below(k);
+    unsigned next = 0, done = 0;
+    uint64_t idle_rounds = 0;
+    for (unsigned i = 0; i < nres; i++)
+        block_retire(&slots[i].b);
+    while (done < nblocks) {
+        for (unsigned i = 0; i < nres; i++) {
+            mblock *b = &slots[i].b;
+            if (!b->active && next < nblocks) {
+                sl_status st = block_start(&slots[i], order[next++]);
+                if (st != SL_OK)
+                    return st;
+                b->prio = d + (model_rand() >> 16); /* above every changed one */
+                b->stalled = false;
+            }
+        }
+        /* the block to run */
+        mblock *pick = NULL;
+        unsigned live = 0, candidates = 0;
+        for (unsigned i = 0; i < nres; i++) {
+            mblock *b = &slots[i].b;
+            if (!b->active)
+                continue;
+            live++;
+            if (b->stalled)
+                continue;
+            candidates++;
+            if (d ? (!pick || b->prio > pick->prio) : model_rand_below(candidates) == 0)
+                pick = b;
+        }
+        if (live == 0)
+            break;
+        if (!pick) {
+            /* every resident block stalled: a round of turns decides */
+            uint64_t p0 = model_L.progress, w0 = model_L.weak_progress;
+            for (unsigned i = 0; i < nres; i++)
+                if (slots[i].b.active) {
+                    done += take_turn(&slots[i].b, launch_steps, s);
+                    if (model_L.abort)
+                        return model_L.abort_status;
+                }
+            if (model_L.progress != p0) {
+                idle_rounds = 0;
+                for (unsigned i = 0; i < nres; i++)
+                    slots[i].b.stalled = false;
+            } else if (model_L.weak_progress == w0 || ++idle_rounds > MODEL_LIVELOCK_ROUNDS) {
+                deadlock(order, nblocks, nres, model_L.weak_progress != w0);
+                return SL_ERR_SIM;
+            }
+            continue;
+        }
+        uint64_t p0 = model_L.progress;
+        done += take_turn(pick, launch_steps, s);
+        if (model_L.abort)
+            return model_L.abort_status;
+        if (model_L.progress == p0) {
+            pick->stalled = true;
+        } else {
+            for (unsigned i = 0; i < nres; i++)
+                slots[i].b.stalled = false;
+        }
+        for (unsigned i = 0; i < nchange; i++)
+            if (change[i] == model_L.turns)
+                pick->prio = d - 1 - i;
     }
     return SL_OK;
 }
@@ -734,6 +942,9 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     memset(&model_L, 0, sizeof model_L);
     model_L.stats = s;
     model_L.accounting = accounting;
+    /* an explored schedule: its own random stream for every launch */
+    model_L.explore = c->schedule != 0;
+    model_L.rng = c->schedule ^ (s->launches + 1) * UINT64_C(0xd1342543de82ef95);
     size_t limit = c->shared_limit ? c->shared_limit : MODEL_DEFAULT_SHARED_LIMIT;
     if (limit > MODEL_MAX_SHARED_LIMIT)
         limit = MODEL_MAX_SHARED_LIMIT;
@@ -761,10 +972,20 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     if (st == SL_OK && accounting)
         st = model_shadow_prepare();
     model_L.stamp0 = model_stamp + 1; /* after a restart of the counter */
+    model_hb_reset();
+    model_weak_reset();
+    model_shadow_sets_reset();
     uint64_t steps = 0, work0 = s->work, bar0 = s->barriers;
     if (st == SL_OK) {
         fill_order(order, (unsigned)nb, c);
-        st = run_grid(order, (unsigned)nb, nres, &steps, s);
+        if (model_L.explore && !c->keep_order)
+            for (unsigned i = (unsigned)nb; i > 1; i--) {
+                unsigned j = (unsigned)model_rand_below(i), tmp = order[i - 1];
+                order[i - 1] = order[j];
+                order[j] = tmp;
+            }
+        st = model_L.explore ? run_grid_explored(order, (unsigned)nb, nres, &steps, s)
+                             : run_grid(order, (unsigned)nb, nres, &steps, s);
     }
     free(order);
     s->launches++;

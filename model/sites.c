@@ -38,7 +38,6 @@ void model_site_intern(model_site *s)
 
 const model_site *model_site_by_id(uint32_t id)
 {
-    id &= ~SHADOW_SYNC;
     return id >= 1 && id <= nsites ? by_id[id] : NULL;
 }
 
