@@ -295,7 +295,9 @@ static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSync
     })
 
 #define threadIdx (model_cur->thread_idx)
-#define blockIdx (*model_cur->block_idx)
+/* Reading blockIdx marks the block: a schedule search treats blocks of a
+ * launch that never reads it as interchangeable (docs/deadlock.md). */
+#define blockIdx (*(*model_cur->id_read = 1, model_cur->block_idx))
 #define blockDim (*model_cur->block_dim)
 #define gridDim (*model_cur->grid_dim)
 

@@ -131,7 +131,7 @@ typedef struct mblock {
     unsigned *order, *rank; /* explored schedules: the lanes' run order this sweep, and its inverse */
     unsigned capth;
     unsigned char *smem; /* 128-byte aligned arena: dynamic part first */
-    size_t smem_used;
+    size_t smem_used, smem_dirty; /* bytes allocated; bytes a block may have written since the arena was zeroed */
     malloc_t dyn;
     malloc_t *sallocs;
     unsigned nsallocs, capsallocs;
@@ -140,6 +140,7 @@ typedef struct mblock {
     uint64_t prio;      /* explored schedules: PCT priority (higher runs first) */
     bool active;
     bool stalled;       /* its last turn changed nothing (explored schedules) */
+    unsigned char id_read; /* a thread of it read blockIdx */
 } mblock;
 
 /* The launch in progress. */
@@ -159,6 +160,7 @@ typedef struct {
     bool explore;
     uint64_t rng;       /* the schedule's random stream */
     uint64_t turns;     /* block turns taken so far */
+    bool id_read;       /* a block of the launch read blockIdx */
 } mlaunch;
 
 extern mlaunch model_L;
@@ -258,8 +260,26 @@ void model_thread_desc(const mthread *t, char *buf, size_t size);
  * ready lane of its warp, or returns to the host; returns when t runs
  * again. */
 void model_park(mthread *t);
-/* In explored schedules: a point where another block may run (t parks as
- * TS_YIELD); nothing otherwise. */
-void model_preempt(mthread *t);
+/* A point where another block may run (t parks as TS_YIELD at site): in
+ * explored schedules at every global store, fence and strong access; in a
+ * schedule search at strong stores and fences (strong). Nothing otherwise. */
+void model_preempt(mthread *t, bool strong, const model_site *site);
+/* Residency slot i (of the launch's slots) and starting block lin in it. */
+mblock *model_slot(unsigned i);
+sl_status model_slot_start(unsigned i, unsigned lin);
+/* One turn of block b (its spinners and yielders go on, it runs until none
+ * of its threads can move); a finished block is retired and counted.
+ * Returns whether it finished. */
+bool model_take_turn(mblock *b, uint64_t *launch_steps, model_stats *s);
+
+/* search.c: the search of block schedules under a progress model */
+/* Whether a search (model_search_run) is in progress. */
+bool model_search_active(void);
+/* The grid of the current launch under the search: every schedule the
+ * progress model allows (or samples of them). */
+sl_status model_search_grid(unsigned nblocks, unsigned nres, uint64_t *launch_steps, model_stats *s);
+
+/* mem.c: folds the bytes of every device allocation into h. */
+uint64_t model_mem_hash(uint64_t h);
 
 #endif

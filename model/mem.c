@@ -284,13 +284,14 @@ static void spin_point(mthread *t, uintptr_t addr, const model_site *site)
     model_park(t);
 }
 
-void model_preempt(mthread *t)
+void model_preempt(mthread *t, bool strong, const model_site *site)
 {
-    if (!model_L.explore)
+    if (!model_L.explore && !(strong && model_search_active()))
         return;
     /* the thread advanced to a new point: not (yet) a deadlock */
     model_L.weak_progress++;
     t->state = TS_YIELD;
+    t->park_site = site;
     t->blk->nspin++;
     model_park(t);
 }
@@ -348,7 +349,7 @@ void *model_access(const void *base, long long i, size_t size, int kind, model_s
         model_L.progress++;
         if (!a->shared) {
             model_weak_plain_store(p, size);
-            model_preempt(t); /* every store is a point where other blocks may run */
+            model_preempt(t, false, site); /* every store is a point where other blocks may run */
         }
     }
     if (model_L.accounting)
@@ -365,6 +366,8 @@ void model_load(const void *base, long long i, size_t size, int kind, model_site
     spin_point(t, p, site);
     if (model_L.abort)
         return;
+    if (!a->shared)
+        model_L.stats->global_polls++;
     mrel rel;
     if (a->shared) {
         memcpy(out, (const void *)p, size);
@@ -391,7 +394,7 @@ void model_store(void *base, long long i, size_t size, int kind, model_site *sit
      * that ends just before a store is not taken for a stalled one */
     model_L.progress++;
     if (!a->shared)
-        model_preempt(t);
+        model_preempt(t, true, site);
     if (model_L.abort)
         return;
     unsigned char old[16];
@@ -459,6 +462,8 @@ void *model_shared(size_t bytes, size_t align, model_site *site)
     a->shadow = b->sshadow + off / 4;
     a->raw = NULL;
     b->smem_used = off + bytes;
+    if (b->smem_used > b->smem_dirty)
+        b->smem_dirty = b->smem_used;
     return (void *)a->lo;
 }
 
@@ -550,6 +555,31 @@ uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t 
             model_weak_store(t, addr, size, ob, nb, &rel);
     }
     return old;
+}
+
+/* A fast 64-bit mix of 8 bytes into h. */
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
+    return h * UINT64_C(0xff51afd7ed558ccd);
+}
+
+uint64_t model_mem_hash(uint64_t h)
+{
+    for (size_t i = 0; i < nallocs; i++) {
+        const malloc_t *a = allocs[i];
+        const unsigned char *p = (const unsigned char *)a->lo;
+        size_t len = a->hi - a->lo, k = 0;
+        h = mix(h, len);
+        for (; k + 8 <= len; k += 8) {
+            uint64_t v;
+            memcpy(&v, p + k, 8);
+            h = mix(h, v);
+        }
+        for (; k < len; k++)
+            h = mix(h, p[k]);
+    }
+    return h;
 }
 
 void model_mem_reset_all(void)

@@ -81,6 +81,7 @@ typedef struct {
     const char *name; /* the kernel's instantiated name */
     unsigned blocks, threads_per_block;
     uint64_t work, steps, barriers;
+    bool reads_block_idx; /* some thread read blockIdx */
 } model_launch_stats;
 #define MODEL_MAX_LAUNCH_RECORDS 32
 
@@ -92,6 +93,7 @@ typedef struct {
     uint64_t global_load_elems, global_store_elems, global_load_sectors, global_store_sectors;
     uint64_t divergent_issues, divergent_branches, warp_issues;
     uint64_t races, barrier_divergence, deadlocks, oob, misaligned, warp_errors;
+    uint64_t global_polls; /* strong loads of global memory: a kernel that waits between blocks has some */
     uint64_t lane_ops; /* dialect calls by single threads */
     /* findings: the first MODEL_MAX_REPORTS races, and the error that
      * stopped a launch, if any */
@@ -118,6 +120,61 @@ sl_status model_end(sl_status st);
 
 /* The stats of the run in progress (the scratch sink if none). */
 model_stats *model_current(void);
+
+/* ---- the search of block schedules (docs/deadlock.md) -------------------- */
+/* Progress models (Sorensen et al., OOPSLA 2021): which blocks a GPU that
+ * honours CUDA's guarantees must keep scheduling. */
+typedef enum {
+    MODEL_PROGRESS_OBE,  /* occupancy-bound: a block that has started keeps being scheduled;
+                            one waiting to start may wait while every slot is taken */
+    MODEL_PROGRESS_LOBE, /* as obe, and blocks start in id order */
+    MODEL_PROGRESS_HSA,  /* only the lowest-numbered unfinished block is sure to progress */
+    MODEL_PROGRESS_FAIR, /* every block eventually runs */
+    MODEL_PROGRESS_COUNT
+} model_progress;
+
+typedef struct {
+    model_progress progress;
+    bool exhaustive;     /* every schedule (with state caching); else samples */
+    uint64_t samples;    /* random schedules when not exhaustive */
+    uint64_t seed;       /* of the samples */
+    uint64_t max_states; /* exhaustive: give up (not a proof) beyond this many; 0 = default */
+} model_search_cfg;
+
+typedef enum {
+    MODEL_VERDICT_FREE,       /* no deadlock in what was explored */
+    MODEL_VERDICT_DEADLOCK,   /* a reachable state where the model lets nothing progress */
+    MODEL_VERDICT_FINDING,    /* another finding stopped the kernel (e.g. barrier divergence) */
+    MODEL_VERDICT_INCOMPLETE, /* the state limit was reached before the search ended */
+} model_verdict;
+
+#define MODEL_TRACE_MAX 256
+typedef struct {
+    model_verdict verdict;
+    bool waiting;        /* some thread polled global memory (the kernel waits between blocks) */
+    uint64_t states;     /* distinct states explored */
+    uint64_t schedules;  /* complete schedules (ending or deadlocked) explored */
+    uint64_t launches;   /* launches of the run */
+    /* the shortest deadlock found: its steps ("dispatch b" / "run b"), then
+     * one line per resident block saying where it waits */
+    unsigned trace_len;
+    struct {
+        char what; /* 'd' dispatch, 'r' run */
+        unsigned block;
+    } trace[MODEL_TRACE_MAX];
+    unsigned dispatch[MODEL_TRACE_MAX], ndispatch; /* the dispatch order up to the deadlock */
+    char waits[8][256];
+    unsigned nwaits;
+    char finding[400];   /* MODEL_VERDICT_FINDING: the finding's text with its site */
+} model_search_result;
+
+/* Runs run(ctx) (a host driver on the simulator, whose launches use s) under
+ * every block schedule the progress model allows (exhaustive) or under
+ * cfg->samples random ones, and says whether a schedule ends with nothing
+ * allowed to progress. Exhaustive search forks the process at every choice
+ * of schedule; s's counts then describe one schedule only. */
+sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *ctx), void *ctx, model_stats *s,
+                           model_search_result *out);
 
 /* Prints a readable table of s (totals, worst sites, findings). */
 void model_print(FILE *f, const model_stats *s);

@@ -47,6 +47,7 @@ typedef struct {
 typedef struct model_lane {
     sl_dim3 thread_idx;
     const sl_dim3 *block_idx, *block_dim, *grid_dim;
+    unsigned char *id_read; /* set when the thread reads blockIdx */
     uint64_t ops; /* operator applications in the current barrier interval */
     model_trace_ent *tr_next, *tr_end; /* free part of the trace */
     uintptr_t lo[MODEL_LANE_RANGES], len[MODEL_LANE_RANGES]; /* [lo, lo + len) */

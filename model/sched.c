@@ -260,7 +260,7 @@ void model_fence(int scope, model_site *site)
     model_hb_fence(t, scope);
     if (model_L.accounting)
         model_L.stats->lane_ops++;
-    model_preempt(t); /* every fence is a point where other blocks may run */
+    model_preempt(t, false, site); /* in explored schedules, a point where other blocks may run */
 }
 
 /* ---- warps ---------------------------------------------------------------- */
@@ -502,6 +502,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
     b->th = b->crew->th;
     b->nth = nth;
     b->lin = lin;
+    b->id_read = 0;
     b->block_idx.x = lin % model_L.grid.x;
     b->block_idx.y = lin / model_L.grid.x % model_L.grid.y;
     b->block_idx.z = lin / (model_L.grid.x * model_L.grid.y);
@@ -517,7 +518,13 @@ static sl_status block_start(mslot *sl, unsigned lin)
     b->dyn.hi = b->dyn.lo + model_L.shmem;
     b->dyn.shared = true;
     b->dyn.shadow = b->sshadow;
+    /* a schedule search compares states by their bytes: shared memory
+     * starts zeroed there, so that what an earlier block left in the slot
+     * does not tell equal states apart (kernels never read it) */
+    if (model_search_active() && b->smem_dirty)
+        memset(b->smem, 0, b->smem_dirty);
     b->smem_used = model_L.shmem;
+    b->smem_dirty = model_L.shmem;
     b->active = true;
     for (unsigned i = 0; i < nth; i++) {
         mthread *t = &b->th[i];
@@ -532,6 +539,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->pub.thread_idx.y = i / model_L.block.x % model_L.block.y;
         t->pub.thread_idx.z = i / (model_L.block.x * model_L.block.y);
         t->pub.block_idx = &b->block_idx;
+        t->pub.id_read = &b->id_read;
         t->pub.block_dim = &model_L.block;
         t->pub.grid_dim = &model_L.grid;
         t->pub.ops = 0;
@@ -556,6 +564,8 @@ static sl_status block_start(mslot *sl, unsigned lin)
 
 static void block_retire(mblock *b)
 {
+    if (b->active && b->id_read)
+        model_L.id_read = true;
     if (b->crew)
         crew_release(b->crew);
     b->crew = NULL;
@@ -688,6 +698,10 @@ static bool block_step(mblock *b)
     }
 }
 
+mblock *model_slot(unsigned i) { return &slots[i].b; }
+
+sl_status model_slot_start(unsigned i, unsigned lin) { return block_start(&slots[i], lin); }
+
 /* ---- the launch ----------------------------------------------------------- */
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -788,7 +802,7 @@ static sl_status ensure_slots(unsigned n, unsigned nth)
 /* One turn of block b: its parked spinners and yielders go on, and it runs
  * until none of its threads can move; a finished block is retired and
  * counted. Returns whether it finished. */
-static bool take_turn(mblock *b, uint64_t *launch_steps, model_stats *s)
+bool model_take_turn(mblock *b, uint64_t *launch_steps, model_stats *s)
 {
     if (b->nspin) {
         for (unsigned k = 0; k < b->nth; k++)
@@ -833,7 +847,7 @@ static sl_status run_grid(const unsigned *order, unsigned nblocks, unsigned nres
                 if (st != SL_OK)
                     return st;
             }
-            done += take_turn(b, launch_steps, s);
+            done += model_take_turn(b, launch_steps, s);
             if (model_L.abort)
                 return model_L.abort_status;
         }
@@ -903,7 +917,7 @@ static sl_status run_grid_explored(const unsigned *order, unsigned nblocks, unsi
             uint64_t p0 = model_L.progress, w0 = model_L.weak_progress;
             for (unsigned i = 0; i < nres; i++)
                 if (slots[i].b.active) {
-                    done += take_turn(&slots[i].b, launch_steps, s);
+                    done += model_take_turn(&slots[i].b, launch_steps, s);
                     if (model_L.abort)
                         return model_L.abort_status;
                 }
@@ -918,7 +932,7 @@ static sl_status run_grid_explored(const unsigned *order, unsigned nblocks, unsi
             continue;
         }
         uint64_t p0 = model_L.progress;
-        done += take_turn(pick, launch_steps, s);
+        done += model_take_turn(pick, launch_steps, s);
         if (model_L.abort)
             return model_L.abort_status;
         if (model_L.progress == p0) {
@@ -984,8 +998,14 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
                 order[i - 1] = order[j];
                 order[j] = tmp;
             }
-        st = model_L.explore ? run_grid_explored(order, (unsigned)nb, nres, &steps, s)
-                             : run_grid(order, (unsigned)nb, nres, &steps, s);
+        if (model_search_active()) {
+            for (unsigned i = 0; i < nres; i++)
+                block_retire(&slots[i].b);
+            st = model_search_grid((unsigned)nb, nres, &steps, s);
+        } else {
+            st = model_L.explore ? run_grid_explored(order, (unsigned)nb, nres, &steps, s)
+                                 : run_grid(order, (unsigned)nb, nres, &steps, s);
+        }
     }
     free(order);
     s->launches++;
@@ -998,6 +1018,7 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
         ls->work = s->work - work0;
         ls->steps = steps;
         ls->barriers = s->barriers - bar0;
+        ls->reads_block_idx = model_L.id_read;
     }
     for (unsigned i = 0; i < nres && i < nslots; i++)
         block_retire(&slots[i].b);

@@ -1,0 +1,561 @@
+/* The search of block schedules under a progress model (docs/deadlock.md).
+ *
+ * A launch is a transition system: R residency slots, G blocks; a free slot
+ * takes a pending block (which one: the model's choice), and a resident
+ * block takes a turn (it runs until none of its threads can move: each is
+ * parked at a strong load, an atomic, a barrier or its end). A state is
+ * which blocks are pending, resident or finished, where every thread of a
+ * resident block is parked (call site and polled address), and the bytes
+ * of device and shared memory; registers are not part of it, so a thread
+ * that polls the same word again and reads the same value is back in the
+ * same state. A turn that leaves the state as it was is a block that cannot
+ * progress alone (a spin on memory no running thread changes).
+ *
+ * A state is stuck when the model lets nothing progress from it: under
+ * obe, lobe and fair every resident block is stuck alone and no slot can
+ * take a pending block; under hsa the lowest-numbered unfinished block is.
+ *
+ * Exhaustive search is depth-first over the real kernel: at a state with k
+ * choices the process forks k - 1 children, each takes one choice and goes
+ * on, and the process itself takes the last; states already seen at no
+ * smaller depth end a path (shared table of state hashes), so schedules
+ * that differ only in the order of independent turns meet in one state and
+ * are explored once. Sampling takes random choices instead, one run per
+ * sample. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define DEFAULT_MAX_STATES (UINT64_C(1) << 20)
+#define MAX_DEPTH (1u << 16)
+
+typedef struct {
+    uint64_t hash;
+    uint32_t depth, used;
+} vslot;
+
+/* What the processes of one exhaustive search share. */
+typedef struct {
+    uint64_t states, schedules;
+    int incomplete;
+    model_search_result best; /* verdict, shortest deadlock, finding */
+    unsigned char changed[MAX_DEPTH]; /* the transition taken at each depth changed the state */
+    uint64_t cap;
+    vslot visited[];
+} shared_t;
+
+typedef struct {
+    char what;
+    unsigned block;
+} step;
+
+static struct {
+    bool active;
+    model_search_cfg cfg;
+    shared_t *sh;
+    size_t sh_bytes;
+    pid_t root;
+    bool is_child;
+    unsigned depth; /* transitions taken since the run began */
+    step path[MODEL_TRACE_MAX];
+    unsigned pathlen; /* of the current launch */
+    unsigned dispatch[MODEL_TRACE_MAX], ndispatch;
+    uint64_t rng;
+    model_search_result local; /* sampling: the verdict of the samples so far */
+    bool ended;                /* this process's path ended inside a launch */
+    /* from the plain run before the search: the launches whose blocks read
+     * blockIdx (the others' blocks are interchangeable) */
+    bool reads_id[MODEL_MAX_LAUNCH_RECORDS];
+    bool symmetric; /* the current launch's blocks are interchangeable */
+} S;
+
+/* per launch, per process */
+static unsigned char *status; /* of each block: 0 pending, 1 resident, 2 finished */
+static unsigned *slot_of;     /* the slot of a resident block */
+
+bool model_search_active(void) { return S.active; }
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
+    return h * UINT64_C(0xff51afd7ed558ccd);
+}
+
+static uint64_t next_rand(void)
+{
+    uint64_t z = (S.rng += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* A resident block's state: where its threads are parked, and its shared
+ * memory. */
+static uint64_t block_hash(const mblock *blk)
+{
+    uint64_t h = UINT64_C(0xb10c);
+    for (unsigned i = 0; i < blk->nth; i++) {
+        const mthread *t = &blk->th[i];
+        h = mix(h, (uint64_t)t->state << 32 | (uint32_t)(t->park_site ? t->park_site->id : 0));
+        h = mix(h, t->state == TS_SPIN ? t->spin_addr : 0);
+    }
+    const unsigned char *m = blk->smem;
+    for (size_t k = 0; k + 8 <= blk->smem_used; k += 8) {
+        uint64_t v;
+        memcpy(&v, m + k, 8);
+        h = mix(h, v);
+    }
+    return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The state: blocks by number, or (interchangeable blocks) the multiset of
+ * resident blocks' states and how many are pending and finished; then
+ * every byte of device memory. */
+static uint64_t state_hash(unsigned nblocks, const model_stats *s)
+{
+    uint64_t h = mix(UINT64_C(0x5ca71ab), s->launches);
+    if (S.symmetric) {
+        uint64_t res[MODEL_TRACE_MAX];
+        unsigned nres = 0, counts[3] = {0, 0, 0};
+        for (unsigned b = 0; b < nblocks; b++) {
+            counts[status[b]]++;
+            if (status[b] == 1 && nres < MODEL_TRACE_MAX)
+                res[nres++] = block_hash(model_slot(slot_of[b]));
+        }
+        qsort(res, nres, sizeof res[0], cmp_u64);
+        h = mix(mix(h, counts[0]), counts[2]);
+        for (unsigned i = 0; i < nres; i++)
+            h = mix(h, res[i]);
+        return model_mem_hash(h);
+    }
+    for (unsigned b = 0; b < nblocks; b++) {
+        h = mix(h, status[b]);
+        if (status[b] == 1)
+            h = mix(h, block_hash(model_slot(slot_of[b])));
+    }
+    return model_mem_hash(h);
+}
+
+/* The lowest-numbered unfinished block. */
+static unsigned lowest_unfinished(unsigned nblocks)
+{
+    for (unsigned b = 0; b < nblocks; b++)
+        if (status[b] != 2)
+            return b;
+    return nblocks;
+}
+
+/* Where resident block b waits, in one line. */
+static void describe_wait(unsigned b, char *buf, size_t size)
+{
+    const mblock *blk = model_slot(slot_of[b]);
+    const mthread *w = NULL;
+    for (unsigned i = 0; i < blk->nth && !w; i++)
+        if (blk->th[i].state == TS_SPIN)
+            w = &blk->th[i];
+    for (unsigned i = 0; i < blk->nth && !w; i++)
+        if (blk->th[i].state != TS_EXIT)
+            w = &blk->th[i];
+    if (!w || !w->park_site) {
+        snprintf(buf, size, "block %u: no thread waits", b);
+        return;
+    }
+    if (w->state == TS_SPIN && w->spin_addr) {
+        const malloc_t *a = model_find_alloc(NULL, w->spin_addr);
+        const unsigned sz = w->park_site->size ? w->park_site->size : 4;
+        if (a)
+            snprintf(buf, size, "%s:%d: block %u thread %u spins reading element %zu (%u bytes) of a %zu-element array",
+                     w->park_site->file, w->park_site->line, b, w->lin, (size_t)(w->spin_addr - a->lo) / sz, sz,
+                     (size_t)(a->hi - a->lo) / sz);
+        else
+            snprintf(buf, size, "%s:%d: block %u thread %u spins", w->park_site->file, w->park_site->line, b, w->lin);
+    } else {
+        snprintf(buf, size, "%s:%d: block %u thread %u waits at %s", w->park_site->file, w->park_site->line, b,
+                 w->lin, w->state == TS_BAR ? "a barrier" : w->park_site->what);
+    }
+}
+
+static model_search_result *result(void) { return S.sh ? &S.sh->best : &S.local; }
+
+/* The current state is stuck: keep it as the deadlock if it is the first or
+ * reached by a shorter path. */
+static void record_deadlock(unsigned nblocks, unsigned nres)
+{
+    model_search_result *r = result();
+    if (r->verdict == MODEL_VERDICT_DEADLOCK && r->trace_len <= S.pathlen)
+        return;
+    r->verdict = MODEL_VERDICT_DEADLOCK;
+    r->trace_len = S.pathlen < MODEL_TRACE_MAX ? S.pathlen : MODEL_TRACE_MAX;
+    for (unsigned i = 0; i < r->trace_len; i++) {
+        r->trace[i].what = S.path[i].what;
+        r->trace[i].block = S.path[i].block;
+    }
+    r->ndispatch = S.ndispatch;
+    memcpy(r->dispatch, S.dispatch, S.ndispatch * sizeof S.dispatch[0]);
+    r->nwaits = 0;
+    for (unsigned b = 0; b < nblocks && r->nwaits < 8; b++)
+        if (status[b] == 1)
+            describe_wait(b, r->waits[r->nwaits++], sizeof r->waits[0]);
+    (void)nres;
+}
+
+static void record_finding(const model_stats *s)
+{
+    model_search_result *r = result();
+    if (r->verdict == MODEL_VERDICT_FREE || r->verdict == MODEL_VERDICT_INCOMPLETE) {
+        r->verdict = MODEL_VERDICT_FINDING;
+        if (s->has_error && s->error.site[0])
+            snprintf(r->finding, sizeof r->finding, "%s:%d: %s", s->error.site[0]->file, s->error.site[0]->line,
+                     s->error.text);
+        else
+            snprintf(r->finding, sizeof r->finding, "%s", s->has_error ? s->error.text : "the kernel stopped");
+    }
+}
+
+/* This process's path ends: a child exits, the root returns an error that
+ * unwinds the host driver. */
+static sl_status end_path(bool schedule)
+{
+    if (schedule && S.sh)
+        S.sh->schedules++;
+    else if (schedule)
+        S.local.schedules++;
+    if (S.is_child)
+        _exit(0);
+    S.ended = true;
+    return SL_ERR_SIM;
+}
+
+static void push_step(char what, unsigned block)
+{
+    if (S.pathlen < MODEL_TRACE_MAX)
+        S.path[S.pathlen] = (step){what, block};
+    S.pathlen++;
+    if (what == 'd' && S.ndispatch < MODEL_TRACE_MAX)
+        S.dispatch[S.ndispatch++] = block;
+    S.depth++;
+}
+
+/* Takes one transition: dispatch pending block b into a free slot, or give
+ * resident block b a turn. Returns false when the launch was stopped (a
+ * finding). */
+static bool apply(char what, unsigned b, unsigned nres, unsigned *done, uint64_t *launch_steps, model_stats *s)
+{
+    if (what == 'd') {
+        for (unsigned i = 0; i < nres; i++)
+            if (!model_slot(i)->active) {
+                if (model_slot_start(i, b) != SL_OK)
+                    return false;
+                status[b] = 1;
+                slot_of[b] = i;
+                return true;
+            }
+        return false;
+    }
+    if (model_take_turn(model_slot(slot_of[b]), launch_steps, s)) {
+        status[b] = 2;
+        (*done)++;
+    }
+    return !model_L.abort;
+}
+
+/* The choices at the current state: dispatches while a slot is free and a
+ * block pending (a free slot takes a block at once; which one is the
+ * choice), else turns of the resident blocks. */
+static unsigned choices(unsigned nblocks, unsigned nres, char *what, unsigned *blk)
+{
+    unsigned free_slots = 0, k = 0;
+    for (unsigned i = 0; i < nres; i++)
+        free_slots += !model_slot(i)->active;
+    if (free_slots)
+        for (unsigned b = 0; b < nblocks; b++)
+            if (status[b] == 0) {
+                what[k] = 'd';
+                blk[k++] = b;
+                /* lobe: blocks start in id order; interchangeable blocks:
+                 * which one starts makes no difference */
+                if (S.cfg.progress == MODEL_PROGRESS_LOBE || S.symmetric)
+                    break;
+            }
+    if (k)
+        return k;
+    for (unsigned b = 0; b < nblocks; b++)
+        if (status[b] == 1) {
+            what[k] = 'r';
+            blk[k++] = b;
+        }
+    return k;
+}
+
+/* Whether the model lets nothing progress from a state whose turns (blocks
+ * blk[0..k)) changed it as changed[] says. */
+static bool is_stuck(unsigned nblocks, const unsigned *blk, const bool *changed, unsigned k)
+{
+    if (S.cfg.progress == MODEL_PROGRESS_HSA && S.symmetric) {
+        /* any block stuck alone could be the lowest-numbered unfinished
+         * one: the kernel never reads its number */
+        for (unsigned i = 0; i < k; i++)
+            if (!changed[i])
+                return true;
+        return false;
+    }
+    if (S.cfg.progress == MODEL_PROGRESS_HSA) {
+        const unsigned low = lowest_unfinished(nblocks);
+        for (unsigned i = 0; i < k; i++)
+            if (blk[i] == low)
+                return !changed[i];
+    }
+    for (unsigned i = 0; i < k; i++)
+        if (changed[i])
+            return false;
+    return true;
+}
+
+/* Looks state h up at the current depth: true when it was seen at no
+ * smaller depth (the path ends); else it is recorded. */
+static bool seen(uint64_t h)
+{
+    shared_t *sh = S.sh;
+    uint64_t mask = sh->cap - 1, i = h & mask;
+    for (;; i = (i + 1) & mask) {
+        vslot *v = &sh->visited[i];
+        if (!v->used) {
+            v->used = 1;
+            v->hash = h;
+            v->depth = S.depth;
+            sh->states++;
+            return false;
+        }
+        if (v->hash == h) {
+            if (v->depth <= S.depth)
+                return true;
+            v->depth = S.depth; /* a shorter way here: explore again */
+            return false;
+        }
+    }
+}
+
+static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *launch_steps, model_stats *s)
+{
+    unsigned done = 0;
+    char what[MODEL_TRACE_MAX];
+    unsigned blk[MODEL_TRACE_MAX];
+    bool changed[MODEL_TRACE_MAX];
+    while (done < nblocks) {
+        const uint64_t h = state_hash(nblocks, s);
+        if (seen(h))
+            return end_path(false);
+        const uint64_t limit = S.cfg.max_states ? S.cfg.max_states : DEFAULT_MAX_STATES;
+        if (S.sh->states > limit || S.depth + 1 >= MAX_DEPTH) {
+            S.sh->incomplete = 1;
+            return end_path(false);
+        }
+        const unsigned k = choices(nblocks, nres, what, blk);
+        for (unsigned i = 0; i + 1 < k; i++) {
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid == 0) {
+                S.is_child = true;
+                if (!apply(what[i], blk[i], nres, &done, launch_steps, s)) {
+                    record_finding(s);
+                    return end_path(true);
+                }
+                S.sh->changed[S.depth] = state_hash(nblocks, s) != h;
+                push_step(what[i], blk[i]);
+                goto next_state; /* the child explores on from here */
+            }
+            if (pid < 0) {
+                S.sh->incomplete = 1; /* no more processes: not a proof */
+                return end_path(false);
+            }
+            int wst;
+            while (waitpid(pid, &wst, 0) < 0) {
+            }
+            changed[i] = S.sh->changed[S.depth];
+        }
+        /* the last choice here, in this process */
+        if (!apply(what[k - 1], blk[k - 1], nres, &done, launch_steps, s)) {
+            record_finding(s);
+            return end_path(true);
+        }
+        changed[k - 1] = state_hash(nblocks, s) != h;
+        if (what[0] == 'r' && is_stuck(nblocks, blk, changed, k)) {
+            record_deadlock(nblocks, nres);
+            return end_path(true);
+        }
+        push_step(what[k - 1], blk[k - 1]);
+        if (!changed[k - 1])
+            return end_path(false);
+    next_state:;
+    }
+    return SL_OK;
+}
+
+static sl_status grid_sampled(unsigned nblocks, unsigned nres, uint64_t *launch_steps, model_stats *s)
+{
+    unsigned done = 0;
+    char what[MODEL_TRACE_MAX];
+    unsigned blk[MODEL_TRACE_MAX];
+    bool stalled_flag[MODEL_TRACE_MAX];
+    unsigned char *stalled = calloc(nblocks, 1);
+    if (!stalled)
+        return SL_ERR_NOMEM;
+    while (done < nblocks) {
+        const unsigned k = choices(nblocks, nres, what, blk);
+        unsigned pick = k;
+        if (what[0] == 'd') {
+            pick = (unsigned)(next_rand() % k);
+        } else {
+            unsigned live = 0;
+            for (unsigned i = 0; i < k; i++)
+                if (!stalled[blk[i]] && next_rand() % ++live == 0)
+                    pick = i;
+            for (unsigned i = 0; i < k; i++)
+                stalled_flag[i] = !stalled[blk[i]];
+            if (pick == k || is_stuck(nblocks, blk, stalled_flag, k)) {
+                record_deadlock(nblocks, nres);
+                free(stalled);
+                return end_path(true);
+            }
+        }
+        const uint64_t h = state_hash(nblocks, s);
+        if (!apply(what[pick], blk[pick], nres, &done, launch_steps, s)) {
+            record_finding(s);
+            free(stalled);
+            return end_path(true);
+        }
+        push_step(what[pick], blk[pick]);
+        if (what[pick] == 'r') {
+            if (state_hash(nblocks, s) == h)
+                stalled[blk[pick]] = 1;
+            else
+                memset(stalled, 0, nblocks);
+        }
+    }
+    free(stalled);
+    return SL_OK;
+}
+
+sl_status model_search_grid(unsigned nblocks, unsigned nres, uint64_t *launch_steps, model_stats *s)
+{
+    free(status);
+    free(slot_of);
+    status = calloc(nblocks, 1);
+    slot_of = calloc(nblocks, sizeof *slot_of);
+    if (!status || !slot_of)
+        return SL_ERR_NOMEM;
+    S.pathlen = 0;
+    S.ndispatch = 0;
+    S.symmetric = s->launches < MODEL_MAX_LAUNCH_RECORDS && !S.reads_id[s->launches];
+    return S.sh ? grid_exhaustive(nblocks, nres, launch_steps, s) : grid_sampled(nblocks, nres, launch_steps, s);
+}
+
+sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *ctx), void *ctx, model_stats *s,
+                           model_search_result *out)
+{
+    memset(out, 0, sizeof *out);
+    memset(&S, 0, sizeof S);
+    S.cfg = *cfg;
+    S.root = getpid();
+    /* a plain run first: which launches read blockIdx, whether any thread
+     * waits on another block, and findings that need no search */
+    {
+        const model_config cfg0 = s->cfg;
+        s->cfg.quiet = true;
+        const sl_status pst = run(ctx);
+        out->waiting = s->global_polls > 0;
+        out->launches = s->launches;
+        for (size_t i = 0; i < s->nlaunch_records; i++)
+            S.reads_id[i] = s->launch[i].reads_block_idx;
+        const bool finding = pst != SL_OK && s->has_error && s->error.kind != MODEL_FIND_DEADLOCK;
+        if (finding) {
+            out->verdict = MODEL_VERDICT_FINDING;
+            if (s->error.site[0])
+                snprintf(out->finding, sizeof out->finding, "%s:%d: %s", s->error.site[0]->file,
+                         s->error.site[0]->line, s->error.text);
+            else
+                snprintf(out->finding, sizeof out->finding, "%s", s->error.text);
+        }
+        model_stats_free(s);
+        model_stats_init(s);
+        s->cfg = cfg0;
+        if (finding || !out->waiting)
+            return SL_OK;
+    }
+    s->cfg.schedule = 0; /* turns are the search's choices; lanes and values as by default */
+    /* fair: every block eventually runs; hsa: the lowest unfinished block
+     * progresses whether or not a slot is free. Either way occupancy does
+     * not hold a block back: every block can be resident. */
+    if (cfg->progress == MODEL_PROGRESS_FAIR || cfg->progress == MODEL_PROGRESS_HSA)
+        s->cfg.slots = 1u << 20;
+    sl_status st = SL_OK;
+    if (cfg->exhaustive) {
+        const uint64_t limit = cfg->max_states ? cfg->max_states : DEFAULT_MAX_STATES;
+        uint64_t cap = 1024;
+        while (cap < 2 * limit)
+            cap *= 2;
+        S.sh_bytes = sizeof(shared_t) + cap * sizeof(vslot);
+        void *m = mmap(NULL, S.sh_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED)
+            return SL_ERR_NOMEM;
+        S.sh = m;
+        S.sh->cap = cap;
+        S.active = true;
+        st = run(ctx);
+        if (S.is_child) {
+            /* a schedule that ran the host driver to its end */
+            if (!S.ended)
+                S.sh->schedules++;
+            if (st != SL_OK && !S.ended && s->has_error)
+                record_finding(s);
+            _exit(0);
+        }
+        if (!S.ended) {
+            S.sh->schedules++;
+            if (st != SL_OK && s->has_error)
+                record_finding(s);
+        }
+        *out = S.sh->best;
+        out->states = S.sh->states;
+        out->schedules = S.sh->schedules;
+        if (S.sh->incomplete && out->verdict == MODEL_VERDICT_FREE)
+            out->verdict = MODEL_VERDICT_INCOMPLETE;
+        munmap(S.sh, S.sh_bytes);
+        S.sh = NULL;
+    } else {
+        S.active = true;
+        for (uint64_t i = 0; i < cfg->samples; i++) {
+            S.rng = cfg->seed * UINT64_C(0x2545f4914f6cdd1d) + i;
+            S.ended = false;
+            S.depth = 0;
+            st = run(ctx);
+            if (!S.ended) {
+                S.local.schedules++;
+                if (st != SL_OK && s->has_error)
+                    record_finding(s);
+            }
+            if (S.local.verdict != MODEL_VERDICT_FREE)
+                break;
+        }
+        *out = S.local;
+        out->states = 0;
+    }
+    S.active = false;
+    free(status);
+    free(slot_of);
+    status = NULL;
+    slot_of = NULL;
+    out->waiting = true;
+    return SL_OK;
+}
