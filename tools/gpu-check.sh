@@ -132,10 +132,10 @@ do_cub() {
 }
 
 # bench_json NAME SECONDS args...: one `scanlab bench --backend cuda --json`
-# run into gpubench/NAME.json (its command beside it, NAME.cmd), its table
-# form into the log.
+# run into $bench_dir/NAME.json (its command beside it, NAME.cmd).
+bench_dir=$out/gpubench
 bench_json() {
-    local name=$1 secs=$2 dir=$out/gpubench
+    local name=$1 secs=$2 dir=$bench_dir
     shift 2
     mkdir -p "$dir"
     echo "== scanlab bench --backend cuda $*"
@@ -149,7 +149,8 @@ bench_json() {
 # --reps). Tables for reading in gpubench.log, JSON for the docs.
 do_gpubench() {
     local rc=0 all=i32,f32,i64,f64
-    rm -rf "$out/gpubench"
+    bench_dir=$out/gpubench
+    rm -rf "$bench_dir"
     {
         nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu --format=csv
         bench_json main-incl 900 --type $all --n 2^28 || rc=1
@@ -178,6 +179,7 @@ do_gpubench() {
 # (`scanlab simulate --json`, run in parallel on the host's cores).
 do_experiments() {
     local rc=0 s=$build/scanlab dir=$out/experiments p b c
+    bench_dir=$dir
     rm -rf "$dir" && mkdir -p "$dir"
     {
         for p in 1 2 3 4 5 6 7 8 9 10; do
@@ -203,6 +205,11 @@ do_experiments() {
                 echo "timeout --kill-after=10 600 $s simulate --algo $algo --block $b --param $p --type $([ "$algo" = two-level ] && echo i32 || echo f32) --n $n --json >$dir/sim-$name-n${n#2^}.json"
             done
         done <"$dir/sim.list" | sed 's/--block 0 //' | xargs -P "$(nproc)" -I{} sh -c '{}' || rc=1
+        for f in "$dir"/[!s]*.json "$dir"/sengupta-*.json; do
+            [ -f "$f" ] || continue
+            echo "== $(cat "${f%.json}.cmd")"
+            python3 "$root/tools/perf_doc.py" table "$f" || rc=1
+        done
     } >"$out/experiments.log" 2>&1
     merge_results || rc=1
     return $rc

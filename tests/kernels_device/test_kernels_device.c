@@ -182,15 +182,15 @@ static void test_results_scans(void **state)
     check_all_ops(two_level_sim, false, false);
 }
 
-/* Many tiles: every single-pass scan over 2188 tiles of 32 (69 windows
- * of 32 tiles: look-backs that move several windows back), float max and
- * min too, out-of-order dispatch. */
+/* Many tiles: every scan over 2188 tiles of 32 (69 windows of 32 tiles:
+ * look-backs that move several windows back), i32 affine inclusive and
+ * f64 max exclusive, out-of-order dispatch. */
 static void test_results_many_tiles(void **state)
 {
     (void)state;
-    const sl_type types[] = {SL_I32, SL_I64, SL_F32, SL_F64};
+    const sl_type types[] = {SL_I32, SL_F64};
     for (size_t f = 0; f < NSCANS; f++)
-        for (size_t ty = 0; ty < 4; ty++) {
+        for (size_t ty = 0; ty < 2; ty++) {
             run_cfg c = cfg_of(types[ty], SL_TYPE_IS_FLOAT(types[ty]) ? SL_MAX : SL_AFFINE, 70001, 32,
                                scans[f] == two_level_sim ? 50 : 1);
             c.exclusive = ty % 2;
@@ -419,7 +419,7 @@ static void test_ticketed_no_deadlock(void **state)
     const sl_scan_fn fns[] = {chained_ticket_sim, lookback_sim, lookback_det_sim};
     for (size_t f = 0; f < 3; f++)
         for (int o = 0; o < 8; o++) {
-            run_cfg c = cfg_of(o % 4 < 2 ? SL_I64 : SL_I32, SL_AFFINE, 64 * 32 * 20 - 5, 32, 1);
+            run_cfg c = cfg_of(o % 4 < 2 ? SL_I64 : SL_I32, SL_AFFINE, 64 * 32 * 4 - 5, 32, 1);
             c.slots = o % 2 ? 1 : 3;
             c.order = o < 2 ? MODEL_ORDER_IN : o < 4 ? MODEL_ORDER_REVERSED : MODEL_ORDER_RANDOM;
             c.order_seed = (uint64_t)o;
