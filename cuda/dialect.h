@@ -96,7 +96,7 @@ typedef struct {
 #if defined(__CUDACC__) /* ------------------------------ nvcc: plain CUDA */
 /* ======================================================================== */
 #include <cuda_runtime.h>
-#include "cuda/bench/dev_session.h"
+#include "cuda/bench/dev_arena.h"
 
 #define SL_GLOBAL static __global__ void
 /* A kernel with __launch_bounds__(threads, min_blocks_per_sm). */
@@ -262,22 +262,22 @@ static inline sl_status sl_cuda_status(cudaError_t e) { return e == cudaSuccess 
     }
 
 /* Device memory, written once for both compilations. Inside a device
- * session (cuda/bench/dev_session.h: a benchmark timing a driver) memory
- * comes from the session's arena and stays there. */
+ * arena (cuda/bench/dev_arena.h: a benchmark timing a driver) memory
+ * comes from the arena and stays there. */
 static inline sl_status sl_dev_alloc(void **p, size_t bytes)
 {
-    sl_dev_session *s = sl_dev_session_current();
+    sl_dev_arena *s = sl_dev_arena_current();
     *p = NULL;
     if (bytes == 0)
         return SL_OK;
     if (s)
-        return sl_dev_session_alloc(s, p, bytes);
+        return sl_dev_arena_alloc(s, p, bytes);
     return cudaMalloc(p, bytes) == cudaSuccess ? SL_OK : SL_ERR_NOMEM;
 }
 static inline void sl_dev_free(void *p)
 {
-    sl_dev_session *s = sl_dev_session_current();
-    if (p && !(s && sl_dev_session_owns(s, p)))
+    sl_dev_arena *s = sl_dev_arena_current();
+    if (p && !(s && sl_dev_arena_owns(s, p)))
         cudaFree(p);
 }
 static inline sl_status sl_dev_copy_to(void *dev, const void *host, size_t bytes)
@@ -287,24 +287,24 @@ static inline sl_status sl_dev_copy_from(void *host, const void *dev, size_t byt
 static inline sl_status sl_dev_memset(void *dev, int byte, size_t bytes)
 { return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemset(dev, byte, bytes)); }
 /* Waits for the launched kernels and returns their error, if any; inside a
- * device session it only returns the launch error (the caller waits). */
+ * device arena it only returns the launch error (the caller waits). */
 static inline sl_status sl_dev_sync(void)
 {
-    return sl_cuda_status(sl_dev_session_current() ? cudaGetLastError() : cudaDeviceSynchronize());
+    return sl_cuda_status(sl_dev_arena_current() ? cudaGetLastError() : cudaDeviceSynchronize());
 }
-/* Whether a device session is set (cuda/bench/dev_session.h). */
-static inline int sl_dev_in_session(void) { return sl_dev_session_current() != NULL; }
-/* The run's epoch: 1, or the session's run number. Protocol words written
+/* Whether a device arena is set (cuda/bench/dev_arena.h). */
+static inline int sl_dev_in_arena(void) { return sl_dev_arena_current() != NULL; }
+/* The run's epoch: 1, or the arena's run number. Protocol words written
  * with another epoch read as never written (cuda/device/tile_status.cuh). */
 static inline uint32_t sl_dev_epoch(void)
 {
-    sl_dev_session *s = sl_dev_session_current();
+    sl_dev_arena *s = sl_dev_arena_current();
     return s ? s->epoch : 1u;
 }
-/* The session's error word for bounded spins, or NULL outside a session. */
+/* The arena's error word for bounded spins, or NULL without an arena. */
 static inline uint32_t *sl_dev_error_word(void)
 {
-    sl_dev_session *s = sl_dev_session_current();
+    sl_dev_arena *s = sl_dev_arena_current();
     return s ? s->error : NULL;
 }
 /* Blocks of kernel kname (block threads, shmem dynamic bytes) that the GPU
@@ -461,8 +461,8 @@ static inline sl_status sl_dev_copy_from(void *host, const void *dev, size_t byt
 static inline sl_status sl_dev_memset(void *dev, int byte, size_t bytes)
 { if (bytes) memset(dev, byte, bytes); return SL_OK; }
 static inline sl_status sl_dev_sync(void) { return SL_OK; }
-/* No device sessions in the simulator: every run is fresh, epoch 1. */
-static inline int sl_dev_in_session(void) { return 0; }
+/* No device arenas in the simulator: every run is fresh, epoch 1. */
+static inline int sl_dev_in_arena(void) { return 0; }
 static inline uint32_t sl_dev_epoch(void) { return 1u; }
 static inline uint32_t *sl_dev_error_word(void) { return NULL; }
 /* The simulator's stand-in for the GPU's resident blocks: a few, so that
@@ -478,7 +478,7 @@ static inline uint32_t *sl_dev_error_word(void) { return NULL; }
  * run dev on device buffers (out_elems outputs: n for a scan, 1 for a
  * reduction), wait, copy the outputs back to a->out, free. n = 0 is left to
  * the caller (a scan writes nothing, a reduction writes its identity).
- * Inside a device session a->in and a->out are device buffers: dev runs on
+ * Inside a device arena a->in and a->out are device buffers: dev runs on
  * them directly and nothing is copied or awaited. */
 typedef sl_status (*sl_dev_fn)(const void *d_in, void *d_out, const sl_kargs *a, const void *ctx);
 static inline sl_status sl_host_run(const sl_kargs *a, size_t elem, size_t out_elems, sl_dev_fn dev,
@@ -486,7 +486,7 @@ static inline sl_status sl_host_run(const sl_kargs *a, size_t elem, size_t out_e
 {
     void *d_in = NULL, *d_out = NULL;
     sl_status st = SL_OK;
-    if (sl_dev_in_session()) /* a->in and a->out are on the device already */
+    if (sl_dev_in_arena()) /* a->in and a->out are on the device already */
         return dev(a->in, a->out, a, ctx);
     SL_TRY(sl_dev_alloc(&d_in, a->n * elem));
     SL_TRY(sl_dev_alloc(&d_out, out_elems * elem));

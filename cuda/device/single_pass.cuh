@@ -41,10 +41,10 @@ SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_
     SHARED(uint32_t, next, 2);
     T *stage = stage_all + WARP_ID() * SL_TILE_STAGE_ELEMS(items, sizeof(T));
     const size_t tile_elems = (size_t)blockDim.x * items;
-    const int lead = threadIdx.x == 0;
+    const int first = threadIdx.x == 0;
     size_t tile = blockIdx.x;
     if (!by_block) {
-        if (lead) {
+        if (first) {
             ST(next, 0, sl_tile_ticket(ts));
             if (blockIdx.x == 0)
                 sl_tile_ticket_prepare_next(ts);
@@ -57,10 +57,10 @@ SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_
         const size_t base = tile * tile_elems;
         /* the next ticket is drawn first and used only after this tile */
         uint32_t ticket = 0;
-        if (!by_block && lead)
+        if (!by_block && first)
             ticket = sl_tile_ticket(ts);
         SL_KN(tile_load)(in, base, n, items, stage, x);
-        if (!by_block && lead)
+        if (!by_block && first)
             ST(next, par, ticket);
         const SL_FN(sl_tile_pos) pos = SL_KN(tile_block_reduce)(x, items, wsum);
         int have = 0;

@@ -13,7 +13,7 @@
  *     (epoch << 2 | status) and, in the top 32 bits, a tag of the value.
  * Status: X (nothing yet), A (the tile's aggregate), P (its inclusive
  * prefix). A word whose epoch is not the run's (sl_dev_epoch()) reads as
- * X, so runs that reuse the words (device sessions) need no clearing.
+ * X, so runs that reuse the words (device arenas) need no clearing.
  *
  * Memory order (PTX): the value travels inside the word, and nothing else
  * a reader uses was written by the publishing block, so relaxed strong
@@ -67,27 +67,27 @@ typedef struct {
 /* Bytes of one status word for elements of elem_size bytes. */
 static inline size_t sl_tile_word_bytes(size_t elem_size) { return elem_size == 4 ? 8 : 16; }
 
-/* Releases what sl_tile_status_alloc allocated (in a device session the
- * arena keeps it). */
+/* Releases what sl_tile_status_alloc allocated (a device arena keeps
+ * its memory). */
 static inline void sl_tile_status_free(sl_tile_status *ts)
 {
     sl_dev_free(ts->word);
     sl_dev_free(ts->win);
     sl_dev_free(ts->ticket);
-    if (!sl_dev_in_session())
+    if (!sl_dev_in_arena())
         sl_dev_free(ts->error);
     memset(ts, 0, sizeof *ts);
 }
 
 /* Allocates the protocol's memory for `tiles` tiles of elements of
  * elem_size bytes (windows: also one word per window of 32 tiles). Outside
- * a device session it is zeroed (status X, tickets 0, no error) and the
- * epoch is 1; inside, the session's arena and epoch take its place. */
+ * a device arena it is zeroed (status X, tickets 0, no error) and the
+ * epoch is 1; in one, the arena's memory and epoch take its place. */
 static inline sl_status sl_tile_status_alloc(sl_tile_status *ts, size_t tiles, size_t elem_size, int windows)
 {
     const size_t wb = sl_tile_word_bytes(elem_size);
     const size_t nwin = (tiles + SL_TILE_WINDOW - 1) / SL_TILE_WINDOW;
-    const int fresh = !sl_dev_in_session();
+    const int fresh = !sl_dev_in_arena();
     sl_status st = SL_OK;
     memset(ts, 0, sizeof *ts);
     if (tiles > 0xffffffffu - SL_MAX_BLOCK_THREADS * 1024u)
@@ -115,13 +115,13 @@ done:
 }
 
 /* After the kernels: SL_ERR_TIMEOUT if a wait gave up, else SL_OK. Inside
- * a device session the caller reads the session's error word instead (no
+ * a device arena the caller reads the arena's error word instead (no
  * wait here). */
 static inline sl_status sl_tile_status_check(const sl_tile_status *ts)
 {
     uint32_t err = 0;
     sl_status st = sl_dev_sync();
-    if (st != SL_OK || sl_dev_in_session())
+    if (st != SL_OK || sl_dev_in_arena())
         return st;
     st = sl_dev_copy_from(&err, ts->error, sizeof err);
     return st != SL_OK ? st : err ? SL_ERR_TIMEOUT : SL_OK;

@@ -3,8 +3,8 @@
  *
  * For each (type, operator, n): the input is made on the device once; a
  * device-to-device copy (the bandwidth ceiling), CUB and each selected scan
- * run once untimed (a scan's first run also sizes its device session, the
- * arena its driver allocates from: cuda/bench/dev_session.h) and each
+ * run once untimed (a scan's first run also sizes its device arena, the
+ * arena its driver allocates from: cuda/bench/dev_arena.h) and each
  * scan's output is checked against CUB's (bit for bit for integers and
  * float max/min; float add against an accurate host prefix within the
  * algorithm's depth bound), so a wrong kernel is never reported as fast.
@@ -30,7 +30,7 @@
 #if SCANLAB_HAVE_CUDA
 #include "cuda/bench/bench_gpu.h"
 #include "cuda/bench/chained_model.h"
-#include "cuda/bench/dev_session.h"
+#include "cuda/bench/dev_arena.h"
 #include "cuda/cub/cub_scan.h"
 #endif
 
@@ -78,7 +78,7 @@ typedef enum { JOB_COPY, JOB_CUB, JOB_SCAN } cb_kind;
 typedef struct {
     cb_kind kind;
     const verify_algo *algo; /* JOB_SCAN */
-    sl_dev_session session;  /* JOB_SCAN: the driver's arena, open while the job lives */
+    sl_dev_arena arena;  /* JOB_SCAN: the driver's arena, open while the job lives */
     bool open;
     bool dropped; /* not built for this type/operator/layout */
     bool failed;  /* wrong output or a wait that gave up: not reported */
@@ -163,33 +163,33 @@ static sl_status run_job(cb_job *j, const cb_cfg *c, void *out)
         return cub_scan_dev(c->type, c->op, c->exclusive, c->d_in, out, c->n, c->cub_tmp, &bytes);
     }
     sl_scan_args a = {c->type, c->op, c->exclusive, c->d_in, out, c->n, 0, c->block, c->param, NULL};
-    sl_dev_session_set(&j->session);
+    sl_dev_arena_set(&j->arena);
     sl_status st = j->algo->run[SL_CUDA](&a);
-    sl_dev_session_set(NULL);
+    sl_dev_arena_set(NULL);
     return st;
 }
 
 /* A scan's first run with an empty arena measures what its driver
- * allocates; the session is then opened with that much, zeroed, and the
+ * allocates; the arena is then opened with that much, zeroed, and the
  * scan runs once more untimed. */
 static sl_status prepare_scan(cb_job *j, const cb_cfg *c)
 {
-    sl_status st = sl_dev_session_open(&j->session, 0);
+    sl_status st = sl_dev_arena_open(&j->arena, 0);
     if (st == SL_OK)
-        st = sl_dev_session_next_run(&j->session);
+        st = sl_dev_arena_next_run(&j->arena);
     if (st == SL_OK)
         st = run_job(j, c, c->d_out);
     if (st == SL_OK)
         st = sl_bench_sync();
-    const size_t need = j->session.need;
-    sl_dev_session_close(&j->session);
+    const size_t need = j->arena.need;
+    sl_dev_arena_close(&j->arena);
     if (st != SL_OK)
         return st;
-    st = sl_dev_session_open(&j->session, need);
+    st = sl_dev_arena_open(&j->arena, need);
     if (st != SL_OK)
         return st;
     j->open = true;
-    st = sl_dev_session_next_run(&j->session);
+    st = sl_dev_arena_next_run(&j->arena);
     if (st == SL_OK)
         st = run_job(j, c, c->d_out);
     if (st == SL_OK)
@@ -282,7 +282,7 @@ static void free_jobs(cb_job *jobs, size_t count)
 {
     for (size_t k = 0; k < count; k++) {
         if (jobs[k].open)
-            sl_dev_session_close(&jobs[k].session);
+            sl_dev_arena_close(&jobs[k].arena);
         sl_bench_event_free(jobs[k].ev[0]);
         sl_bench_event_free(jobs[k].ev[1]);
         free(jobs[k].ms);
@@ -362,7 +362,7 @@ static sl_status warm_up(const cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t coun
                 st = sl_bench_to_host(h_in, c->d_in, bytes);
         } else if (j->kind == JOB_SCAN) {
             int gave_up = 0;
-            st = sl_dev_session_error(&j->session, &gave_up);
+            st = sl_dev_arena_error(&j->arena, &gave_up);
             if (st == SL_OK && gave_up) {
                 fprintf(stderr, "scanlab: bench: %s: a bounded wait gave up (%s); not timed\n", job_name(j),
                         sl_status_str(SL_ERR_TIMEOUT));
@@ -392,7 +392,7 @@ static sl_status time_jobs(const cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, siz
             if (j->failed || j->dropped)
                 continue;
             if (j->kind == JOB_SCAN)
-                st = sl_dev_session_next_run(&j->session);
+                st = sl_dev_arena_next_run(&j->arena);
             if (st == SL_OK && c->flush_bytes)
                 st = sl_bench_flush(c->d_flush, c->flush_bytes);
             if (st == SL_OK)
@@ -468,7 +468,7 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
             int gave_up = 0;
             if (jobs[k].kind != JOB_SCAN || jobs[k].failed || jobs[k].dropped)
                 continue;
-            st = sl_dev_session_error(&jobs[k].session, &gave_up);
+            st = sl_dev_arena_error(&jobs[k].arena, &gave_up);
             if (gave_up) {
                 fprintf(stderr, "scanlab: bench: %s: a bounded wait gave up in a timed run (%s)\n",
                         job_name(&jobs[k]), sl_status_str(SL_ERR_TIMEOUT));

@@ -1,18 +1,18 @@
-/* Device sessions (dev_session.h): the arena behind sl_dev_alloc while a
+/* Device arenas (dev_arena.h): the arena behind sl_dev_alloc while a
  * benchmark times a driver, and the occupancy query of SL_RESIDENT_BLOCKS. */
 #include <cuda_runtime.h>
 
-#include "cuda/bench/dev_session.h"
+#include "cuda/bench/dev_arena.h"
 
 /* Epochs live in 30 bits of the protocol words (cuda/device/tile_status.cuh). */
-#define SL_SESSION_EPOCH_LIMIT (1u << 30)
-#define SL_SESSION_ALIGN 256u
+#define SL_ARENA_EPOCH_LIMIT (1u << 30)
+#define SL_ARENA_ALIGN 256u
 
-static thread_local sl_dev_session *current_session;
+static thread_local sl_dev_arena *current_arena;
 
-extern "C" sl_dev_session *sl_dev_session_current(void) { return current_session; }
+extern "C" sl_dev_arena *sl_dev_arena_current(void) { return current_arena; }
 
-extern "C" void sl_dev_session_set(sl_dev_session *s) { current_session = s; }
+extern "C" void sl_dev_arena_set(sl_dev_arena *s) { current_arena = s; }
 
 static sl_status status_of(cudaError_t e)
 {
@@ -22,40 +22,40 @@ static sl_status status_of(cudaError_t e)
     return e == cudaErrorMemoryAllocation ? SL_ERR_NOMEM : SL_ERR_CUDA;
 }
 
-extern "C" sl_status sl_dev_session_open(sl_dev_session *s, size_t cap)
+extern "C" sl_status sl_dev_arena_open(sl_dev_arena *s, size_t cap)
 {
-    *s = sl_dev_session{};
+    *s = sl_dev_arena{};
     cudaError_t e = cudaMalloc((void **)&s->error, sizeof *s->error);
     if (e == cudaSuccess)
         e = cudaMemset(s->error, 0, sizeof *s->error);
     if (e == cudaSuccess && cap > 0)
-        e = cudaMalloc((void **)&s->arena, cap);
+        e = cudaMalloc((void **)&s->mem, cap);
     if (e == cudaSuccess && cap > 0)
-        e = cudaMemset(s->arena, 0, cap);
+        e = cudaMemset(s->mem, 0, cap);
     if (e != cudaSuccess) {
-        sl_dev_session_close(s);
+        sl_dev_arena_close(s);
         return status_of(e);
     }
     s->cap = cap;
     return SL_OK;
 }
 
-extern "C" void sl_dev_session_close(sl_dev_session *s)
+extern "C" void sl_dev_arena_close(sl_dev_arena *s)
 {
-    if (s->arena)
-        cudaFree(s->arena);
+    if (s->mem)
+        cudaFree(s->mem);
     if (s->error)
         cudaFree(s->error);
-    *s = sl_dev_session{};
+    *s = sl_dev_arena{};
 }
 
-extern "C" sl_status sl_dev_session_next_run(sl_dev_session *s)
+extern "C" sl_status sl_dev_arena_next_run(sl_dev_arena *s)
 {
     s->used = 0;
-    if (s->epoch + 1 >= SL_SESSION_EPOCH_LIMIT) {
+    if (s->epoch + 1 >= SL_ARENA_EPOCH_LIMIT) {
         /* words of every earlier epoch must read as never written again */
         if (s->cap > 0) {
-            sl_status st = status_of(cudaMemset(s->arena, 0, s->cap));
+            sl_status st = status_of(cudaMemset(s->mem, 0, s->cap));
             if (st != SL_OK)
                 return st;
         }
@@ -65,7 +65,7 @@ extern "C" sl_status sl_dev_session_next_run(sl_dev_session *s)
     return SL_OK;
 }
 
-extern "C" sl_status sl_dev_session_error(const sl_dev_session *s, int *gave_up)
+extern "C" sl_status sl_dev_arena_error(const sl_dev_arena *s, int *gave_up)
 {
     uint32_t err = 0;
     sl_status st = status_of(cudaMemcpy(&err, s->error, sizeof err, cudaMemcpyDeviceToHost));
@@ -73,15 +73,15 @@ extern "C" sl_status sl_dev_session_error(const sl_dev_session *s, int *gave_up)
     return st;
 }
 
-extern "C" sl_status sl_dev_session_alloc(sl_dev_session *s, void **p, size_t bytes)
+extern "C" sl_status sl_dev_arena_alloc(sl_dev_arena *s, void **p, size_t bytes)
 {
-    const size_t start = (s->used + SL_SESSION_ALIGN - 1) / SL_SESSION_ALIGN * SL_SESSION_ALIGN;
+    const size_t start = (s->used + SL_ARENA_ALIGN - 1) / SL_ARENA_ALIGN * SL_ARENA_ALIGN;
     *p = NULL;
     if (start + bytes > s->need)
         s->need = start + bytes;
     s->used = start + bytes;
     if (start + bytes <= s->cap) {
-        *p = s->arena + start;
+        *p = s->mem + start;
         return SL_OK;
     }
     /* beyond the arena: fresh zeroed memory, freed by sl_dev_free */
@@ -95,10 +95,10 @@ extern "C" sl_status sl_dev_session_alloc(sl_dev_session *s, void **p, size_t by
     return status_of(e);
 }
 
-extern "C" int sl_dev_session_owns(const sl_dev_session *s, const void *p)
+extern "C" int sl_dev_arena_owns(const sl_dev_arena *s, const void *p)
 {
     const unsigned char *c = (const unsigned char *)p;
-    return s->arena != NULL && c >= s->arena && c < s->arena + s->cap;
+    return s->mem != NULL && c >= s->mem && c < s->mem + s->cap;
 }
 
 extern "C" unsigned sl_dev_resident_blocks(const void *kernel, unsigned block, size_t shmem)
