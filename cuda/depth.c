@@ -14,9 +14,9 @@ size_t sl_depth_brent_kung(const sl_scan_args *a, size_t i)
     return levels * (2 * log2s - 1) + (levels - 1);
 }
 
-#include "cuda/device/device_common.h"
+#include "cuda/device/tile_geom.h"
 
-/* The block size the device-level kernels use for a->block. */
+/* The block size the reductions use for a->block. */
 static size_t device_block(const sl_scan_args *a)
 {
     return a->block > 0 ? (size_t)a->block : SL_DEV_DEFAULT_BLOCK;
@@ -39,34 +39,107 @@ static size_t levels_of(size_t n, size_t block)
     return levels;
 }
 
-size_t sl_depth_device_levels(const sl_scan_args *a, size_t i)
+static size_t max2(size_t a, size_t b) { return a > b ? a : b; }
+
+/* A register tile (cuda/device/tile_scan.cuh) as its driver resolves it. */
+typedef struct {
+    size_t items, warps, tile;
+} tile_shape;
+
+static tile_shape tile_shape_of(const sl_scan_args *a, size_t default_block, int items_from_param)
 {
-    (void)i;
-    const size_t b = device_block(a);
-    return levels_of(a->n, b) * (log2_of(b) + 1);
+    const size_t size = SL_TYPE_SIZE(a->type);
+    const size_t block = a->block > 0 ? (size_t)a->block : default_block;
+    const size_t items = items_from_param && a->param > 0 ? (size_t)a->param : SL_TILE_ITEMS_FOR(size);
+    tile_shape s = {items, max2(block / SL_WARP_SIZE, 1), 0};
+    s.tile = max2(block * items, 1);
+    return s;
 }
 
-size_t sl_depth_device_chained(const sl_scan_args *a, size_t i)
+/* Roundings inside a tile: a thread folds its items (items - 1), the warp
+ * scan adds at most 5, the fold of the warp totals warps - 1: the tile's
+ * aggregate has depth <= agg; a thread's exclusive prefix within the tile
+ * one more than a warp's partial fold, <= pos. */
+static size_t tile_agg(tile_shape s) { return s.items + 4 + s.warps - 1; }
+static size_t tile_pos(tile_shape s) { return s.items + 5 + s.warps; }
+/* An output of the tile: prefix op position, then up to items serial steps. */
+static size_t tile_out(tile_shape s, size_t prefix) { return max2(prefix, tile_pos(s)) + 1 + s.items; }
+
+/* chained: P(t) = P(t - 1) op A_t, so tile t's prefix has depth agg + t - 1. */
+size_t sl_depth_chained(const sl_scan_args *a, size_t i)
 {
-    const size_t b = device_block(a);
-    return log2_of(b) + 2 + i / b;
+    const tile_shape s = tile_shape_of(a, SL_CHAINED_THREADS, 1);
+    const size_t t = i / s.tile;
+    return tile_out(s, t > 0 ? tile_agg(s) + t - 1 : 0);
 }
 
+/* lookback: a window's values meet in a tree of depth 5, each further
+ * window adds one, and the inclusive prefix found (at tile t' < t) had
+ * depth <= agg + 7 t' + 1; by induction tile t's prefix <= agg + 7 t. */
+size_t sl_depth_lookback(const sl_scan_args *a, size_t i)
+{
+    const tile_shape s = tile_shape_of(a, SL_TILE_THREADS, 1);
+    const size_t t = i / s.tile;
+    return tile_out(s, t > 0 ? tile_agg(s) + 7 * t : 0);
+}
+
+/* lookback-det: the in-window scan adds 5, the left fold of j windows
+ * j - 1, the combination 1: agg + 5 + j for a tile of window j. */
+size_t sl_depth_lookback_det(const sl_scan_args *a, size_t i)
+{
+    const tile_shape s = tile_shape_of(a, SL_TILE_THREADS, 1);
+    const size_t t = i / s.tile;
+    return tile_out(s, t > 0 ? tile_agg(s) + 5 + t / 32 : 0);
+}
+
+/* reduce-then-scan: tile t's prefix is output t - 1 of the same scan of
+ * the tile aggregates (depth agg each), one level up. */
+static size_t rts_depth(tile_shape s, size_t n, size_t i)
+{
+    const size_t tiles = (n + s.tile - 1) / s.tile, t = i / s.tile;
+    return tile_out(s, tiles > 1 && t > 0 ? tile_agg(s) + rts_depth(s, tiles, t - 1) : 0);
+}
+
+size_t sl_depth_reduce_then_scan(const sl_scan_args *a, size_t i)
+{
+    const tile_shape s = tile_shape_of(a, SL_TILE_THREADS, 1);
+    return rts_depth(s, a->n, i < a->n ? i : a->n - 1);
+}
+
+/* hierarchical: tile t alone, then sums[t - 1] (output t - 1 of the scan
+ * of the tile totals) in front. */
+static size_t hier_depth_of(tile_shape s, size_t n, size_t i)
+{
+    const size_t tiles = (n + s.tile - 1) / s.tile, t = i / s.tile;
+    const size_t own = tile_out(s, 0);
+    if (tiles <= 1 || t == 0)
+        return own;
+    return max2(tile_agg(s) + hier_depth_of(s, tiles, t - 1), own) + 1;
+}
+
+size_t sl_depth_hierarchical(const sl_scan_args *a, size_t i)
+{
+    const tile_shape s = tile_shape_of(a, SL_TILE_THREADS, 1);
+    return hier_depth_of(s, a->n, i < a->n ? i : a->n - 1);
+}
+
+/* two-level with C ranges of R tiles: a range total folds R aggregates,
+ * the scan of the C totals (one range of ceil(C / tile) tiles) adds that
+ * many carries, and the carry along the range R more. C = a->param, or any
+ * C when it is the default (the GPU's comes from an occupancy query):
+ * then R and C are bounded by the tiles. */
 size_t sl_depth_two_level(const sl_scan_args *a, size_t i)
 {
     (void)i;
-    const size_t b = device_block(a), l = log2_of(b);
-    size_t worst = 0;
-    if (a->n == 0 || !sl_dev_block_ok((unsigned)b))
+    tile_shape s = tile_shape_of(a, SL_TILE_THREADS, 0);
+    const size_t tiles = (a->n + s.tile - 1) / s.tile;
+    size_t c = tiles, r = tiles;
+    if (a->n == 0)
         return 0;
-    for (int gpu = 0; gpu <= 1; gpu++) {
-        size_t c, r;
-        sl_two_level_ranges(a->n, (unsigned)b, a->param, gpu, &c, &r);
-        size_t d = 2 * (l + r) + (c + b - 1) / b + 2;
-        if (d > worst)
-            worst = d;
-    }
-    return worst;
+    if (a->param > 0)
+        sl_two_level_ranges(tiles, (size_t)a->param, &c, &r);
+    const size_t totals = tile_out(s, 0) + (c + s.tile - 1) / s.tile;
+    return tile_out(s, tile_agg(s) + r + totals + r);
 }
 
 size_t sl_depth_reduce_tree(const sl_scan_args *a, size_t i)

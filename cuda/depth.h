@@ -10,16 +10,22 @@
  * roundings, plus one add-back per level above the first. */
 size_t sl_depth_brent_kung(const sl_scan_args *a, size_t i);
 
-/* Device-level scans built on the warp-shuffle block scan
- * (cuda/device/block_scan.cuh; L = log2 of the block): a block scan's
- * outputs have depth <= L + 1 and its total <= L.
- * hierarchical and reduce-then-scan: L + 1 per level of sums. */
-size_t sl_depth_device_levels(const sl_scan_args *a, size_t i);
-/* chained-static, chained-ticket, lookback: the prefix of tile k has depth
- * <= L + k, so output i (tile i / B) has depth <= L + 2 + i / B. */
-size_t sl_depth_device_chained(const sl_scan_args *a, size_t i);
-/* two-level with C ranges of R tiles (either default, simulator or GPU):
- * 2 (L + R) + ceil(C / B) + 2. */
+/* Device-level scans on register tiles (cuda/device/tile_scan.cuh, items
+ * per thread I, W warps): a tile's aggregate has depth <= I + W + 3, an
+ * output <= max(prefix, I + W + 5) + 1 + I, where prefix is the depth of
+ * the tile's prefix: */
+/* chained-static, chained-ticket: aggregate + t - 1 for tile t. */
+size_t sl_depth_chained(const sl_scan_args *a, size_t i);
+/* lookback: aggregate + 7 t. */
+size_t sl_depth_lookback(const sl_scan_args *a, size_t i);
+/* lookback-det: aggregate + 5 + t / 32. */
+size_t sl_depth_lookback_det(const sl_scan_args *a, size_t i);
+/* reduce-then-scan: the same scan of the tile aggregates one level up. */
+size_t sl_depth_reduce_then_scan(const sl_scan_args *a, size_t i);
+/* hierarchical: the tile alone, then the scanned tile sums in front. */
+size_t sl_depth_hierarchical(const sl_scan_args *a, size_t i);
+/* two-level with C ranges of R tiles: range totals, their scan and the
+ * carry along the range; any C when C is the default. */
 size_t sl_depth_two_level(const sl_scan_args *a, size_t i);
 /* Tree reductions of cuda/reduce: L per level of partials. */
 size_t sl_depth_reduce_tree(const sl_scan_args *a, size_t i);

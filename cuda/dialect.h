@@ -96,6 +96,7 @@ typedef struct {
 #if defined(__CUDACC__) /* ------------------------------ nvcc: plain CUDA */
 /* ======================================================================== */
 #include <cuda_runtime.h>
+#include "cuda/bench/dev_arena.h"
 
 #define SL_GLOBAL static __global__ void
 /* A kernel with __launch_bounds__(threads, min_blocks_per_sm). */
@@ -260,18 +261,56 @@ static inline sl_status sl_cuda_status(cudaError_t e) { return e == cudaSuccess 
         return sl_cuda_status(cudaGetLastError());                                            \
     }
 
-/* Device memory, written once for both compilations. */
+/* Device memory, written once for both compilations. Inside a device
+ * arena (cuda/bench/dev_arena.h: a benchmark timing a driver) memory
+ * comes from the arena and stays there. */
 static inline sl_status sl_dev_alloc(void **p, size_t bytes)
-{ *p = NULL; return bytes == 0 ? SL_OK : cudaMalloc(p, bytes) == cudaSuccess ? SL_OK : SL_ERR_NOMEM; }
-static inline void sl_dev_free(void *p) { if (p) cudaFree(p); }
+{
+    sl_dev_arena *s = sl_dev_arena_current();
+    *p = NULL;
+    if (bytes == 0)
+        return SL_OK;
+    if (s)
+        return sl_dev_arena_alloc(s, p, bytes);
+    return cudaMalloc(p, bytes) == cudaSuccess ? SL_OK : SL_ERR_NOMEM;
+}
+static inline void sl_dev_free(void *p)
+{
+    sl_dev_arena *s = sl_dev_arena_current();
+    if (p && !(s && sl_dev_arena_owns(s, p)))
+        cudaFree(p);
+}
 static inline sl_status sl_dev_copy_to(void *dev, const void *host, size_t bytes)
 { return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)); }
 static inline sl_status sl_dev_copy_from(void *host, const void *dev, size_t bytes)
 { return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost)); }
 static inline sl_status sl_dev_memset(void *dev, int byte, size_t bytes)
 { return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemset(dev, byte, bytes)); }
-/* Waits for the launched kernels and returns their error, if any. */
-static inline sl_status sl_dev_sync(void) { return sl_cuda_status(cudaDeviceSynchronize()); }
+/* Waits for the launched kernels and returns their error, if any; inside a
+ * device arena it only returns the launch error (the caller waits). */
+static inline sl_status sl_dev_sync(void)
+{
+    return sl_cuda_status(sl_dev_arena_current() ? cudaGetLastError() : cudaDeviceSynchronize());
+}
+/* Whether a device arena is set (cuda/bench/dev_arena.h). */
+static inline int sl_dev_in_arena(void) { return sl_dev_arena_current() != NULL; }
+/* The run's epoch: 1, or the arena's run number. Protocol words written
+ * with another epoch read as never written (cuda/device/tile_status.cuh). */
+static inline uint32_t sl_dev_epoch(void)
+{
+    sl_dev_arena *s = sl_dev_arena_current();
+    return s ? s->epoch : 1u;
+}
+/* The arena's error word for bounded spins, or NULL without an arena. */
+static inline uint32_t *sl_dev_error_word(void)
+{
+    sl_dev_arena *s = sl_dev_arena_current();
+    return s ? s->error : NULL;
+}
+/* Blocks of kernel kname (block threads, shmem dynamic bytes) that the GPU
+ * holds at once: the occupancy of one SM times the SM count. A grid of
+ * this size is resident all at once (persistent blocks). */
+#define SL_RESIDENT_BLOCKS(kname, block, shmem) sl_dev_resident_blocks((const void *)(kname), block, shmem)
 
 /* ======================================================================== */
 #else /* ------------------------------------------- C: the step-level model */
@@ -424,6 +463,15 @@ static inline sl_status sl_dev_copy_from(void *host, const void *dev, size_t byt
 static inline sl_status sl_dev_memset(void *dev, int byte, size_t bytes)
 { if (bytes) memset(dev, byte, bytes); return SL_OK; }
 static inline sl_status sl_dev_sync(void) { return SL_OK; }
+/* No device arenas in the simulator: every run is fresh, epoch 1. */
+static inline int sl_dev_in_arena(void) { return 0; }
+static inline uint32_t sl_dev_epoch(void) { return 1u; }
+static inline uint32_t *sl_dev_error_word(void) { return NULL; }
+/* The simulator's stand-in for the GPU's resident blocks: a few, so that
+ * persistent kernels loop over several tiles per block and stay small
+ * enough to simulate. */
+#define SL_SIM_RESIDENT_BLOCKS 4u
+#define SL_RESIDENT_BLOCKS(kname, block, shmem) ((void)(kname), (void)(block), (void)(shmem), SL_SIM_RESIDENT_BLOCKS)
 
 #endif /* backends */
 
@@ -431,13 +479,17 @@ static inline sl_status sl_dev_sync(void) { return SL_OK; }
  * compilations: copy a->n elements of elem bytes from a->in to the device,
  * run dev on device buffers (out_elems outputs: n for a scan, 1 for a
  * reduction), wait, copy the outputs back to a->out, free. n = 0 is left to
- * the caller (a scan writes nothing, a reduction writes its identity). */
+ * the caller (a scan writes nothing, a reduction writes its identity).
+ * Inside a device arena a->in and a->out are device buffers: dev runs on
+ * them directly and nothing is copied or awaited. */
 typedef sl_status (*sl_dev_fn)(const void *d_in, void *d_out, const sl_kargs *a, const void *ctx);
 static inline sl_status sl_host_run(const sl_kargs *a, size_t elem, size_t out_elems, sl_dev_fn dev,
                                     const void *ctx)
 {
     void *d_in = NULL, *d_out = NULL;
     sl_status st = SL_OK;
+    if (sl_dev_in_arena()) /* a->in and a->out are on the device already */
+        return dev(a->in, a->out, a, ctx);
     SL_TRY(sl_dev_alloc(&d_in, a->n * elem));
     SL_TRY(sl_dev_alloc(&d_out, out_elems * elem));
     SL_TRY(sl_dev_copy_to(d_in, a->in, a->n * elem));

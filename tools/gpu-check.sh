@@ -5,7 +5,16 @@
 #   tests.log    the test suite with the CUDA backend live
 #   verify.log   scanlab verify on seq, sim and cuda (standard sizes, 2^24,
 #                2^28 and above 2^31 for the device-level scans)
-#   bench.log    the OpenMP benchmark on all cores, and the GPU benchmarks
+#   bench.log    the OpenMP benchmark on all cores, and the simulator's speed
+#   gpubench.log scanlab bench --backend cuda: the GPU scans against a device
+#                copy and CUB (tables), gpubench/*.json the same as JSON
+#   experiments.log  the Sengupta-Lefohn-Owens pass sweep and Merry's block
+#                count sweep on the GPU, with the simulator's work and steps
+#                (experiments/*.json)
+#   bench-h100.json  everything of gpubench and experiments in one document
+#                (bench-gpu.json on another GPU): docs/data/bench-h100.json,
+#                from which tools/perf_doc.py makes docs/performance.md's
+#                GPU tables and plot
 #   sass.log     dialect kernel against its hand-written twin, SASS counts
 #   cub.log      cub::DeviceScan through the harness, and run-to-run
 #                determinism of float scans, ours against CUB's
@@ -14,8 +23,11 @@
 # The host needs MPFR/GMP/cmocka headers: tools/gpu-deps.sh unpacks them into
 # .carry/root on a Debian machine; this script points the compiler there.
 #
-#   tools/gpu-check.sh [stage ...]    stages: build test verify bench sass cub report
-#                                     (default all)
+#   tools/gpu-check.sh [stage ...]    stages: build test verify bench gpubench
+#                                     experiments sass cub report (default all)
+#
+# Every command of the GPU stages runs under a time limit (`limit`), so no
+# stage can hang; a kernel's own waits give up with SL_ERR_TIMEOUT first.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-results}
@@ -30,9 +42,19 @@ if [ -d "$carry" ]; then
 fi
 export PATH=/usr/local/cuda/bin:$PATH
 build=$root/build-gpu
-stages=${*:-build test verify bench sass cub report}
+stages=${*:-build test verify bench gpubench experiments sass cub report}
 summary=$out/summary.txt
 : >"$summary"
+
+# limit SECONDS command...: the command, killed when it runs longer
+limit() {
+    local secs=$1
+    shift
+    timeout --kill-after=10 "$secs" "$@"
+    local rc=$?
+    [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "!! killed after ${secs}s: $*" >&2
+    return $rc
+}
 
 stage() { # name, command...
     local name=$1
@@ -62,7 +84,7 @@ do_test() {
 
 do_verify() {
     local s=$build/scanlab rc=0
-    local device=hierarchical,reduce-then-scan,two-level,chained-static,chained-ticket,lookback
+    local device=hierarchical,reduce-then-scan,two-level,chained-static,chained-ticket,lookback,lookback-det
     {
         echo "== standard sizes, every algorithm, seq sim cuda, inclusive and exclusive"
         "$s" verify --algo all --backend seq,sim,cuda --both --seed 1 --jobs 8 || rc=1
@@ -99,14 +121,107 @@ do_cub() {
         echo "== cub above 2^31 elements"
         "$s" verify --algo cub --backend cuda --type i32 --op add --sizes 2147483713 --seed 7 || rc=1
         echo "== run-to-run determinism of float add, ours against CUB (K = 10, n = 2^24)"
-        "$s" verify --algo cub,lookback,chained-ticket,reduce-then-scan,hierarchical,two-level --backend cuda \
-            --type f32,f64 --op add --sizes 2^24 --repeat 10 --seed 8 || rc=1
+        "$s" verify --algo cub,lookback,lookback-det,chained-ticket,reduce-then-scan,hierarchical,two-level \
+            --backend cuda --type f32,f64 --op add --sizes 2^24 --repeat 10 --seed 8 || rc=1
         echo "== compensated (TwoSum pairs) on the GPU: the accuracy reference point"
         "$s" verify --algo compensated --backend cuda --type f32,f64 --op add --both --seed 9 || rc=1
         "$s" accuracy --algo compensated,lookback,reduce-then-scan,sequential --backend seq,cuda \
             --type f32 --dist uniform01,lognormal --n 2^10,2^16,2^20,2^24 --seeds 2 || rc=1
     } >"$out/cub.log" 2>&1
     return $rc
+}
+
+# bench_json NAME SECONDS args...: one `scanlab bench --backend cuda --json`
+# run into $bench_dir/NAME.json (its command beside it, NAME.cmd).
+bench_dir=$out/gpubench
+bench_json() {
+    local name=$1 secs=$2 dir=$bench_dir
+    shift 2
+    mkdir -p "$dir"
+    echo "== scanlab bench --backend cuda $*"
+    echo "scanlab bench --backend cuda $* --json" >"$dir/$name.cmd"
+    limit "$secs" "$build/scanlab" bench --backend cuda "$@" --json >"$dir/$name.json"
+}
+
+# The GPU benchmark: each run first checks every scan's output against
+# CUB's (bit for bit; float add within its depth bound) and drops a wrong
+# one, then times copy, CUB and the scans interleaved (median of 25 unless
+# --reps). Tables for reading in gpubench.log, JSON for the docs.
+do_gpubench() {
+    local rc=0 all=i32,f32,i64,f64
+    bench_dir=$out/gpubench
+    rm -rf "$bench_dir"
+    {
+        nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu --format=csv
+        bench_json main-incl 900 --type $all --n 2^28 || rc=1
+        bench_json main-excl 900 --type $all --n 2^28 --exclusive || rc=1
+        bench_json sizes 900 --algo lookback,lookback-det,reduce-then-scan --type i32,f32 \
+            --n 2^16,2^18,2^20,2^22,2^24,2^26,2^28,2^30 || rc=1
+        bench_json ops 600 --algo lookback,lookback-det,reduce-then-scan,two-level --type i32,i64 \
+            --op max,min,affine --n 2^28 || rc=1
+        bench_json repeat 900 --algo lookback-det,lookback --type f32,f64 --n 2^24,2^28 --reps 50 || rc=1
+        bench_json above-2g 600 --algo lookback,lookback-det,reduce-then-scan --type i32 --n 2147483713 || rc=1
+        for f in "$out"/gpubench/*.json; do
+            echo "== $(cat "${f%.json}.cmd")"
+            python3 "$root/tools/perf_doc.py" table "$f" || rc=1
+        done
+    } >"$out/gpubench.log" 2>&1
+    merge_results || rc=1
+    return $rc
+}
+
+# The seeds' experiments. Sengupta, Lefohn & Owens (2006): reduce passes p
+# of their hybrid scan at 2^18 and 2^20 elements, here the sengupta block
+# kernel with sections of S = B 2^p elements held fixed (S = 1024: p = 1 ..
+# 10; S = 4096: p = 2 .. 12), against the Hillis-Steele (kogge-stone)
+# block scan. Merry (2015): the two-level scan against its block count C.
+# Beside each GPU time, the simulator's work and steps of the same launch
+# (`scanlab simulate --json`, run in parallel on the host's cores).
+do_experiments() {
+    local rc=0 s=$build/scanlab dir=$out/experiments p b c
+    bench_dir=$dir
+    rm -rf "$dir" && mkdir -p "$dir"
+    {
+        for p in 1 2 3 4 5 6 7 8 9 10; do
+            b=$((1024 >> p))
+            bench_json "sengupta-s1024-p$p" 300 --algo sengupta --block $b --param $p --type f32 --n 2^18,2^20 || rc=1
+            echo "sengupta-s1024-p$p sengupta $b $p 2^18 2^20" >>"$dir/sim.list"
+        done
+        for p in 2 3 4 5 6 7 8 9 10 11 12; do
+            b=$((4096 >> p))
+            bench_json "sengupta-s4096-p$p" 300 --algo sengupta --block $b --param $p --type f32 --n 2^18,2^20 || rc=1
+            echo "sengupta-s4096-p$p sengupta $b $p 2^18 2^20" >>"$dir/sim.list"
+        done
+        bench_json hillis-steele 300 --algo kogge-stone,kogge-stone-db --block 1024 --type f32 --n 2^18,2^20 || rc=1
+        echo "hillis-steele kogge-stone 1024 0 2^18 2^20" >>"$dir/sim.list"
+        for c in 33 66 132 264 528 1056 2112 4224 8448 16896; do
+            bench_json "two-level-c$c" 300 --algo two-level --param $c --type i32 --n 2^24,2^28 || rc=1
+            echo "two-level-c$c two-level 0 $c 2^22" >>"$dir/sim.list"
+        done
+        echo "== the simulator's work and steps"
+        # name algo block param sizes...: one simulate --json per size
+        while read -r name algo b p sizes; do
+            for n in $sizes; do
+                echo "timeout --kill-after=10 600 $s simulate --algo $algo --block $b --param $p --type $([ "$algo" = two-level ] && echo i32 || echo f32) --n $n --json >$dir/sim-$name-n${n#2^}.json"
+            done
+        done <"$dir/sim.list" | sed 's/--block 0 //' | xargs -P "$(nproc)" -I{} sh -c '{}' || rc=1
+        for f in "$dir"/[!s]*.json "$dir"/sengupta-*.json; do
+            [ -f "$f" ] || continue
+            echo "== $(cat "${f%.json}.cmd")"
+            python3 "$root/tools/perf_doc.py" table "$f" || rc=1
+        done
+    } >"$out/experiments.log" 2>&1
+    merge_results || rc=1
+    return $rc
+}
+
+# All bench and simulate JSON of this run in one document (tools/perf_doc.py
+# merge): $OUT/bench-h100.json on an H100, else $OUT/bench-gpu.json.
+merge_results() {
+    local name=bench-gpu.json
+    nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | grep -q H100 && name=bench-h100.json
+    python3 "$root/tools/perf_doc.py" merge "$out/$name" "$out"/gpubench/*.json "$out"/experiments/*.json \
+        >>"$out/gpubench.log" 2>&1
 }
 
 do_report() {
@@ -128,6 +243,8 @@ for st in $stages; do
     test) stage test do_test || status=1 ;;
     verify) stage verify do_verify || status=1 ;;
     bench) stage bench do_bench || status=1 ;;
+    gpubench) stage gpubench do_gpubench || status=1 ;;
+    experiments) stage experim do_experiments || status=1 ;;
     sass) stage sass do_sass || status=1 ;;
     cub) stage cub do_cub || status=1 ;;
     report) stage report do_report || status=1 ;;

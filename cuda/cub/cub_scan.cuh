@@ -83,6 +83,41 @@ static sl_status sl_cub_run(const sl_scan_args *a, Op op, T identity)
     return sl_cub_status(e);
 }
 
+/* Out of place on device buffers, as `scanlab bench --backend cuda` times
+ * it; with tmp NULL only sizes *tmp_bytes. */
+template <bool Sum, typename T, typename Op>
+static cudaError_t sl_cub_scan_io(void *tmp, size_t *tmp_bytes, const T *in, T *out, size_t n, bool exclusive,
+                                  Op op, T identity)
+{
+    if constexpr (Sum)
+        return exclusive ? cub::DeviceScan::ExclusiveSum(tmp, *tmp_bytes, in, out, n)
+                         : cub::DeviceScan::InclusiveSum(tmp, *tmp_bytes, in, out, n);
+    else
+        return exclusive ? cub::DeviceScan::ExclusiveScan(tmp, *tmp_bytes, in, out, op, identity, n)
+                         : cub::DeviceScan::InclusiveScan(tmp, *tmp_bytes, in, out, op, n);
+}
+
+/* sl_cub_scan_io for the catalogue's operator op on element type T. */
+template <typename T>
+static sl_status sl_cub_dev_dispatch(sl_op op, bool exclusive, const void *in, void *out, size_t n, void *tmp,
+                                     size_t *tmp_bytes)
+{
+#define X(T_, tn, opn, st, so)                                                                       \
+    if constexpr (std::is_same<T_, T>::value) {                                                      \
+        if (op == so) {                                                                              \
+            cudaError_t e = sl_cub_scan_io<so == SL_ADD, T>(tmp, tmp_bytes, (const T *)in, (T *)out, \
+                                                            n, exclusive, sl_cub_##opn##_##tn(),     \
+                                                            (T)sl_id_##opn##_##tn());               \
+            if (e == cudaSuccess && tmp != NULL)                                                     \
+                e = cudaGetLastError();                                                              \
+            return sl_cub_status(e);                                                                 \
+        }                                                                                            \
+    }
+    SL_FOR_EACH_TYPE_OP(X)
+#undef X
+    return SL_ERR_UNSUPPORTED;
+}
+
 /* The operators of the catalogue that apply to element type T. The calls
  * depend on T, so the pairs of the other types are discarded, never
  * instantiated: each cub_scan_<tn>.cu compiles its own type only. */

@@ -29,6 +29,21 @@ sl_status cub_scan_cuda_i64(const sl_scan_args *a);
 sl_status cub_scan_cuda_f32(const sl_scan_args *a);
 sl_status cub_scan_cuda_f64(const sl_scan_args *a);
 
+/* cub::DeviceScan out of place on device buffers in and out (n elements of
+ * type), as the benchmark times it: with tmp NULL only stores the
+ * temporary bytes CUB needs in *tmp_bytes; else runs (asynchronously) with
+ * tmp_bytes bytes at tmp. */
+sl_status cub_scan_dev(sl_type type, sl_op op, bool exclusive, const void *in, void *out, size_t n, void *tmp,
+                       size_t *tmp_bytes);
+sl_status cub_scan_dev_i32(sl_op op, bool exclusive, const void *in, void *out, size_t n, void *tmp,
+                           size_t *tmp_bytes);
+sl_status cub_scan_dev_i64(sl_op op, bool exclusive, const void *in, void *out, size_t n, void *tmp,
+                           size_t *tmp_bytes);
+sl_status cub_scan_dev_f32(sl_op op, bool exclusive, const void *in, void *out, size_t n, void *tmp,
+                           size_t *tmp_bytes);
+sl_status cub_scan_dev_f64(sl_op op, bool exclusive, const void *in, void *out, size_t n, void *tmp,
+                           size_t *tmp_bytes);
+
 #ifdef __cplusplus
 }
 #endif

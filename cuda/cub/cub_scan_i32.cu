@@ -2,3 +2,9 @@
 #include "cuda/cub/cub_scan.cuh"
 
 extern "C" sl_status cub_scan_cuda_i32(const sl_scan_args *a) { return sl_cub_dispatch<int32_t>(a); }
+
+extern "C" sl_status cub_scan_dev_i32(sl_op op, bool exclusive, const void *in, void *out, size_t n, void *tmp,
+                                    size_t *tmp_bytes)
+{
+    return sl_cub_dev_dispatch<int32_t>(op, exclusive, in, out, n, tmp, tmp_bytes);
+}

@@ -79,7 +79,7 @@ static void expect_usage(const char *hint, const char *const *args)
 static void test_bad_backend(void **state)
 {
     (void)state;
-    BAD("valid: omp", "--backend", "cuda");
+    BAD("valid: omp", "--backend", "cud");
     BAD("valid: omp", "--backend", "seq");
     BAD("valid: omp", "--backend", "gpu");
     BAD("scanlab: ", "--backend", "sim", "--n", "-5"); /* sim is refused, or its size is */

@@ -1,22 +1,26 @@
 /* The device-level scans and reductions of cuda/device and cuda/reduce in
  * the simulator: results against the sequential reference (integers,
- * every operator including the non-commutative affine), global element
- * traffic against closed forms derived from each algorithm, divergence of
- * the tree reductions per call site, and the inter-block progress of the
- * chained scans under chosen dispatch orders.
+ * every operator including the non-commutative affine, and odd tile
+ * layouts), global element traffic against closed forms, bank conflicts of
+ * the register tiles' staging, persistent grids, the inter-block progress
+ * of the single-pass scans under chosen dispatch orders, and the exact bits
+ * of the deterministic float scans against the same expressions computed
+ * here.
  *
- * Closed forms (inclusive scan, n elements, block B, T = ceil(n / B)
- * tiles, [T > 1] the recursion on the T tile totals):
- *   hierarchical     loads  L(n) = n + [T>1] (L(T) + (n - B) + (T - 1))
- *                    stores S(n) = n + [T>1] (T + S(T) + (n - B))
+ * Tiles are B threads x I items, S = B I elements, T = ceil(n / S) tiles;
+ * persistent kernels run min(T, 4) blocks in the simulator. Closed forms
+ * (inclusive, n elements, [T > 1] the recursion on the T tile totals):
+ *   hierarchical     loads  L(n) = n + [T>1] (L(T) + (n - S) + (T - 1))
+ *                    stores S(n) = n + [T>1] (T + S(T) + (n - S))
  *   reduce-then-scan loads  L(n) = n + [T>1] (n + (T - 1) + L(T))
  *                    stores S(n) = n + [T>1] (T + S(T))
  *   two-level (C ranges > 1): loads 2n + 2C - 1, stores n + 2C
- *   chained (4-byte T): stores n + T; lookback: n + 2T - 1
- *   chained (8-byte T): stores n + 2T; lookback: n + 4T - 2
- * Loads of the single-pass scans include the polls of the waits, which
- * depend on the schedule: asserted between the fewest possible (one poll
- * per wait) and that plus O(T). */
+ *   single pass, stores: chained-static n + T; chained-ticket n + T + 1
+ *     (the next run's ticket counter); lookback n + 2T (A and P per tile,
+ *     only P for tile 0, and the counter); lookback-det n + T + 2 floor(T /
+ *     32) + 1 (A per tile, A and P per full window, the counter)
+ *   single pass, loads: n, the tickets (T + blocks), and the polls: at
+ *     least one round over the words a tile needs, more when it waits. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,6 +35,8 @@
 #include "cuda/kernels.h"
 #include "model/model.h"
 #include "../verify/seed.h"
+
+#define SIM_RESIDENT 4 /* SL_SIM_RESIDENT_BLOCKS of cuda/dialect.h */
 
 static uint64_t seed_state;
 
@@ -54,27 +60,31 @@ typedef struct {
     uint64_t order_seed;
 } run_cfg;
 
-static run_cfg cfg_of(sl_type type, sl_op op, size_t n, int block)
+static run_cfg cfg_of(sl_type type, sl_op op, size_t n, int block, int param)
 {
-    run_cfg c = {type, op, false, n, block, 0, 0, MODEL_ORDER_IN, 0};
+    run_cfg c = {type, op, false, n, block, param, 0, MODEL_ORDER_IN, 0};
     return c;
 }
 
-/* Runs fn on random integers in the simulator; *stats receives the counts
- * (caller frees); returns the status and, if SL_OK, checks the result
- * against the sequential scan or reduction, bit for bit. */
-static sl_status run(sl_scan_fn fn, bool reduce, const run_cfg *c, model_stats *stats)
+/* Random input: integers of all bits, floats in [-1, 1). */
+static void fill(sl_type type, void *in, size_t n)
 {
-    const size_t es = SL_TYPE_SIZE(c->type), len = c->n ? c->n : 1;
-    unsigned char *in = malloc(len * es), *out = malloc(len * es), *ref = malloc(len * es);
-    assert_non_null(in);
-    assert_non_null(out);
-    assert_non_null(ref);
-    for (size_t i = 0; i < c->n * es; i += 4) {
-        uint32_t r = (uint32_t)next_rand();
-        memcpy(in + i, &r, 4);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = next_rand();
+        const double u = (double)(r >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+        switch (type) {
+        case SL_I32: ((int32_t *)in)[i] = (int32_t)r; break;
+        case SL_I64: ((int64_t *)in)[i] = (int64_t)r; break;
+        case SL_F32: ((float *)in)[i] = (float)u; break;
+        default: ((double *)in)[i] = u; break;
+        }
     }
-    memset(out, 0xa5, len * es);
+}
+
+/* Runs fn on in[] in the simulator into out[]; *stats receives the counts
+ * (caller frees). */
+static sl_status run_on(sl_scan_fn fn, const run_cfg *c, const void *in, void *out, model_stats *stats)
+{
     model_stats_init(stats);
     stats->cfg.quiet = true;
     if (c->slots)
@@ -82,13 +92,29 @@ static sl_status run(sl_scan_fn fn, bool reduce, const run_cfg *c, model_stats *
     stats->cfg.order = c->order;
     stats->cfg.seed = c->order_seed;
     sl_scan_args a = {c->type, c->op, c->exclusive, in, out, c->n, 0, c->block, c->param, stats};
-    sl_status st = fn(&a);
+    return fn(&a);
+}
+
+/* Runs fn on random input; if SL_OK, checks the result against the
+ * sequential scan or reduction bit for bit (integers, float max/min), and
+ * that the run was free of races and barrier divergence. */
+static sl_status run(sl_scan_fn fn, bool reduce, const run_cfg *c, model_stats *stats)
+{
+    const size_t es = SL_TYPE_SIZE(c->type), len = c->n ? c->n : 1;
+    unsigned char *in = malloc(len * es), *out = malloc(len * es), *ref = malloc(len * es);
+    assert_non_null(in);
+    assert_non_null(out);
+    assert_non_null(ref);
+    fill(c->type, in, c->n);
+    memset(out, 0xa5, len * es);
+    sl_status st = run_on(fn, c, in, out, stats);
     if (st == SL_OK) {
         if (reduce)
             assert_int_equal(cpu_reduce_seq(c->type, c->op, in, c->n, ref), SL_OK);
         else
             assert_int_equal(cpu_scan_seq(c->type, c->op, c->exclusive, in, ref, c->n), SL_OK);
-        assert_memory_equal(out, ref, (reduce ? 1 : c->n) * es);
+        if (!SL_TYPE_IS_FLOAT(c->type) || c->op != SL_ADD)
+            assert_memory_equal(out, ref, (reduce ? 1 : c->n) * es);
         assert_int_equal(stats->races, 0);
         assert_int_equal(stats->barrier_divergence, 0);
     }
@@ -98,47 +124,49 @@ static sl_status run(sl_scan_fn fn, bool reduce, const run_cfg *c, model_stats *
     return st;
 }
 
-static size_t tiles(size_t n, size_t b) { return (n + b - 1) / b; }
+static size_t tiles(size_t n, size_t s) { return (n + s - 1) / s; }
 
-static uint64_t hier_loads(size_t n, size_t b)
+static uint64_t hier_loads(size_t n, size_t s)
 {
-    size_t t = tiles(n, b);
-    return t > 1 ? n + hier_loads(t, b) + (n - b) + (t - 1) : n;
+    size_t t = tiles(n, s);
+    return t > 1 ? n + hier_loads(t, s) + (n - s) + (t - 1) : n;
 }
-static uint64_t hier_stores(size_t n, size_t b)
+static uint64_t hier_stores(size_t n, size_t s)
 {
-    size_t t = tiles(n, b);
-    return t > 1 ? n + t + hier_stores(t, b) + (n - b) : n;
+    size_t t = tiles(n, s);
+    return t > 1 ? n + t + hier_stores(t, s) + (n - s) : n;
 }
-static uint64_t rts_loads(size_t n, size_t b)
+static uint64_t rts_loads(size_t n, size_t s)
 {
-    size_t t = tiles(n, b);
-    return t > 1 ? n + n + (t - 1) + rts_loads(t, b) : n;
+    size_t t = tiles(n, s);
+    return t > 1 ? n + n + (t - 1) + rts_loads(t, s) : n;
 }
-static uint64_t rts_stores(size_t n, size_t b)
+static uint64_t rts_stores(size_t n, size_t s)
 {
-    size_t t = tiles(n, b);
-    return t > 1 ? n + t + rts_stores(t, b) : n;
+    size_t t = tiles(n, s);
+    return t > 1 ? n + t + rts_stores(t, s) : n;
 }
 
-/* (n, B) pairs: one tile, two levels, three and four levels. */
-static const size_t count_cases[][2] = {{20, 32}, {1000, 32}, {4097, 256}, {70001, 32}, {5000, 1024}};
-#define NCASES (sizeof count_cases / sizeof count_cases[0])
+static const sl_scan_fn scans[] = {hierarchical_sim, reduce_then_scan_sim, two_level_sim, chained_static_sim,
+                                   chained_ticket_sim, lookback_sim, lookback_det_sim};
+#define NSCANS (sizeof scans / sizeof scans[0])
 
-/* Every operator and integer type, several sizes and blocks, inclusive
- * and exclusive: exact against the reference (affine catches a swapped
- * operand anywhere, including the carries). */
-static void check_all_ops(sl_scan_fn fn, bool reduce)
+/* Every operator and integer type, several sizes and tile layouts (the
+ * default, and odd ones: 1 item per thread, 96 threads x 5 items),
+ * inclusive and exclusive: exact against the reference (affine catches a
+ * swapped operand anywhere, including the carries and look-backs). */
+static void check_all_ops(sl_scan_fn fn, bool reduce, bool tile_layouts)
 {
     const size_t sizes[] = {0, 1, 33, 1000, 4097};
-    const int blocks[] = {0, 32};
+    const int layouts[][2] = {{0, 0}, {32, 1}, {96, 5}};
     const sl_type types[] = {SL_I32, SL_I64};
+    const size_t nlayouts = tile_layouts ? 3 : 1;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
-        for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
+        for (size_t k = 0; k < nlayouts; k++)
             for (size_t ty = 0; ty < 2; ty++)
                 for (int op = 0; op < SL_OP_COUNT; op++)
                     for (int ex = 0; ex <= (reduce ? 0 : 1); ex++) {
-                        run_cfg c = cfg_of(types[ty], (sl_op)op, sizes[s], blocks[k]);
+                        run_cfg c = cfg_of(types[ty], (sl_op)op, sizes[s], layouts[k][0], layouts[k][1]);
                         c.exclusive = ex;
                         model_stats st;
                         assert_int_equal(run(fn, reduce, &c, &st), SL_OK);
@@ -149,20 +177,38 @@ static void check_all_ops(sl_scan_fn fn, bool reduce)
 static void test_results_scans(void **state)
 {
     (void)state;
-    check_all_ops(hierarchical_sim, false);
-    check_all_ops(reduce_then_scan_sim, false);
-    check_all_ops(two_level_sim, false);
-    check_all_ops(chained_static_sim, false);
-    check_all_ops(chained_ticket_sim, false);
-    check_all_ops(lookback_sim, false);
+    for (size_t f = 0; f < NSCANS; f++)
+        check_all_ops(scans[f], false, scans[f] != two_level_sim);
+    check_all_ops(two_level_sim, false, false);
+}
+
+/* Many tiles: every scan over 2188 tiles of 32 (69 windows of 32 tiles:
+ * look-backs that move several windows back), i32 affine inclusive and
+ * f64 max exclusive, out-of-order dispatch. */
+static void test_results_many_tiles(void **state)
+{
+    (void)state;
+    const sl_type types[] = {SL_I32, SL_F64};
+    for (size_t f = 0; f < NSCANS; f++)
+        for (size_t ty = 0; ty < 2; ty++) {
+            run_cfg c = cfg_of(types[ty], SL_TYPE_IS_FLOAT(types[ty]) ? SL_MAX : SL_AFFINE, 70001, 32,
+                               scans[f] == two_level_sim ? 50 : 1);
+            c.exclusive = ty % 2;
+            c.order = scans[f] == chained_static_sim ? MODEL_ORDER_IN : MODEL_ORDER_RANDOM;
+            c.order_seed = ty;
+            c.slots = 3;
+            model_stats st;
+            assert_int_equal(run(scans[f], false, &c, &st), SL_OK);
+            model_stats_free(&st);
+        }
 }
 
 static void test_results_reductions(void **state)
 {
     (void)state;
-    check_all_ops(reduce_interleaved_sim, true);
-    check_all_ops(reduce_contiguous_sim, true);
-    check_all_ops(reduce_shfl_sim, true);
+    check_all_ops(reduce_interleaved_sim, true, false);
+    check_all_ops(reduce_contiguous_sim, true, false);
+    check_all_ops(reduce_shfl_sim, true, false);
 }
 
 /* two-level with an explicit number of ranges, more ranges than tiles
@@ -173,8 +219,7 @@ static void test_results_two_level_param(void **state)
     const int params[] = {1, 2, 3, 7, 1000};
     for (size_t p = 0; p < sizeof params / sizeof params[0]; p++)
         for (int ex = 0; ex <= 1; ex++) {
-            run_cfg c = cfg_of(SL_I64, SL_AFFINE, 3001, 32);
-            c.param = params[p];
+            run_cfg c = cfg_of(SL_I64, SL_AFFINE, 3001, 32, params[p]);
             c.exclusive = ex;
             model_stats st;
             assert_int_equal(run(two_level_sim, false, &c, &st), SL_OK);
@@ -182,34 +227,55 @@ static void test_results_two_level_param(void **state)
         }
 }
 
-static void test_bad_blocks(void **state)
+/* Tile layouts the drivers refuse: blocks that are not a multiple of 32
+ * or pass 512 threads, more items than a thread holds (24 of 4 bytes, 12
+ * of 8), staging past 48 KiB; reductions: blocks not a power of two. */
+static void test_bad_layouts(void **state)
 {
     (void)state;
-    const int bad[] = {16, 48, 2048, -1};
-    sl_scan_fn fns[] = {hierarchical_sim, reduce_then_scan_sim, two_level_sim, chained_static_sim,
-                        chained_ticket_sim, lookback_sim, reduce_interleaved_sim, reduce_contiguous_sim,
-                        reduce_shfl_sim};
-    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++)
+    const int bad[][3] = {{16, 0, SL_I32}, {48, 0, SL_I32}, {1024, 0, SL_I32}, {-1, 0, SL_I32},
+                          {0, 25, SL_I32}, {0, 13, SL_I64}, {0, -1, SL_I32},  {512, 24, SL_I32}};
+    for (size_t f = 0; f < NSCANS; f++)
         for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-            run_cfg c = cfg_of(SL_I32, SL_ADD, 100, bad[k]);
+            if (scans[f] == two_level_sim && bad[k][1] != 0)
+                continue; /* its param is the range count */
+            run_cfg c = cfg_of((sl_type)bad[k][2], SL_ADD, 100, bad[k][0], bad[k][1]);
             model_stats st;
-            assert_int_equal(run(fns[f], f >= 6, &c, &st), SL_ERR_ARG);
+            assert_int_equal(run(scans[f], false, &c, &st), SL_ERR_ARG);
             model_stats_free(&st);
         }
+    sl_scan_fn reds[] = {reduce_interleaved_sim, reduce_contiguous_sim, reduce_shfl_sim};
+    const int bad_blocks[] = {16, 48, 2048, -1};
+    for (size_t f = 0; f < 3; f++)
+        for (size_t k = 0; k < 4; k++) {
+            run_cfg c = cfg_of(SL_I32, SL_ADD, 100, bad_blocks[k], 0);
+            model_stats st;
+            assert_int_equal(run(reds[f], true, &c, &st), SL_ERR_ARG);
+            model_stats_free(&st);
+        }
+}
+
+/* (n, B, I) cases: one tile, two levels, three levels; default layout. */
+static const size_t count_cases[][3] = {{20, 32, 1}, {1000, 32, 1}, {4097, 64, 3}, {70001, 32, 1}, {70001, 0, 0}};
+#define NCASES (sizeof count_cases / sizeof count_cases[0])
+/* S of a case: the default layout is 128 x 24 for i32. */
+static size_t case_tile(size_t k)
+{
+    return count_cases[k][1] ? count_cases[k][1] * count_cases[k][2] : 128 * 24;
 }
 
 static void test_counts_hierarchical(void **state)
 {
     (void)state;
     for (size_t k = 0; k < NCASES; k++) {
-        const size_t n = count_cases[k][0], b = count_cases[k][1];
-        run_cfg c = cfg_of(SL_I32, SL_ADD, n, (int)b);
+        const size_t n = count_cases[k][0], s = case_tile(k);
+        run_cfg c = cfg_of(SL_I32, SL_ADD, n, (int)count_cases[k][1], (int)count_cases[k][2]);
         model_stats st;
         assert_int_equal(run(hierarchical_sim, false, &c, &st), SL_OK);
-        assert_int_equal(st.global_load_elems, hier_loads(n, b));
-        assert_int_equal(st.global_store_elems, hier_stores(n, b));
-        /* the literature's 4n, plus O(n / B) for the sums (about 6T + 4T/B + ...) */
-        assert_true(st.global_load_elems + st.global_store_elems <= 4 * n + 8 * tiles(n, b));
+        assert_int_equal(st.global_load_elems, hier_loads(n, s));
+        assert_int_equal(st.global_store_elems, hier_stores(n, s));
+        /* the literature's 4n, plus O(n / S) for the sums */
+        assert_true(st.global_load_elems + st.global_store_elems <= 4 * n + 8 * tiles(n, s));
         model_stats_free(&st);
     }
 }
@@ -218,15 +284,17 @@ static void test_counts_reduce_then_scan(void **state)
 {
     (void)state;
     for (size_t k = 0; k < NCASES; k++) {
-        const size_t n = count_cases[k][0], b = count_cases[k][1];
-        run_cfg c = cfg_of(SL_I32, SL_ADD, n, (int)b);
+        const size_t n = count_cases[k][0], s = case_tile(k);
+        run_cfg c = cfg_of(SL_I32, SL_ADD, n, (int)count_cases[k][1], (int)count_cases[k][2]);
         model_stats st;
         assert_int_equal(run(reduce_then_scan_sim, false, &c, &st), SL_OK);
-        assert_int_equal(st.global_load_elems, rts_loads(n, b));
-        assert_int_equal(st.global_store_elems, rts_stores(n, b));
-        /* 2n reads and n writes, plus O(n / B) */
-        assert_true(st.global_load_elems <= 2 * n + 4 * tiles(n, b));
-        assert_true(st.global_store_elems <= n + 3 * tiles(n, b));
+        assert_int_equal(st.global_load_elems, rts_loads(n, s));
+        assert_int_equal(st.global_store_elems, rts_stores(n, s));
+        /* 2n reads and n writes, plus O(n / S) */
+        assert_true(st.global_load_elems <= 2 * n + 4 * tiles(n, s));
+        assert_true(st.global_store_elems <= n + 3 * tiles(n, s));
+        /* grid-stride launches of min(tiles, 4) blocks at every level */
+        assert_true(st.blocks <= st.launches * SIM_RESIDENT);
         model_stats_free(&st);
     }
 }
@@ -234,12 +302,13 @@ static void test_counts_reduce_then_scan(void **state)
 static void test_counts_two_level(void **state)
 {
     (void)state;
-    /* default C = 8 in the simulator: 2188 tiles of 32 give 8 ranges of
-     * 274 tiles; 20 elements give one range (one launch, n reads) */
+    /* default C = 8 in the simulator; tiles of 32 x 24: 70001 elements
+     * are 92 tiles in 8 ranges of 12, 4097 are 6 tiles in 6 ranges, 20
+     * elements one range (one launch, n reads) */
     const size_t ns[] = {70001, 4097, 20};
-    const size_t cs[] = {8, 8, 1};
+    const size_t cs[] = {8, 6, 1};
     for (size_t k = 0; k < 3; k++) {
-        run_cfg c = cfg_of(SL_I32, SL_ADD, ns[k], 32);
+        run_cfg c = cfg_of(SL_I32, SL_ADD, ns[k], 32, 0);
         model_stats st;
         assert_int_equal(run(two_level_sim, false, &c, &st), SL_OK);
         const size_t n = ns[k], cr = cs[k];
@@ -250,47 +319,77 @@ static void test_counts_two_level(void **state)
     }
 }
 
-/* Single pass: stores exact, loads n + polls (+ tickets). */
-static void check_single_pass(sl_scan_fn fn, bool ticket, bool lookback, sl_type type)
+/* The fewest status words a tile polls: what it needs, once. */
+static uint64_t least_polls(sl_scan_fn fn, size_t t)
 {
-    const size_t ns[] = {1000, 4097, 70001};
-    for (size_t k = 0; k < 3; k++) {
-        const size_t n = ns[k], b = 32, t = tiles(n, b);
-        const bool wide = SL_TYPE_SIZE(type) == 8;
-        run_cfg c = cfg_of(type, SL_ADD, n, (int)b);
-        model_stats st;
-        assert_int_equal(run(fn, false, &c, &st), SL_OK);
-        uint64_t stores = lookback ? (wide ? n + 4 * t - 2 : n + 2 * t - 1) : (wide ? n + 2 * t : n + t);
-        assert_int_equal(st.global_store_elems, stores);
-        /* at least one poll per wait (two loads, status and value, for
-         * 8-byte types) and one ticket per tile */
-        uint64_t least = n + (t - 1) * (wide ? 2 : 1) + (ticket ? t : 0);
-        assert_true(st.global_load_elems >= least);
-        assert_true(st.global_load_elems <= least + 8 * t);
-        assert_int_equal(st.launches, 1);
-        model_stats_free(&st);
+    if (fn == lookback_sim)
+        return t < 32 ? t : 32;
+    if (fn == lookback_det_sim) {
+        const size_t j = t / 32;
+        return t % 32 + (j < 32 ? j : 32);
     }
+    return t > 0; /* chained: the tile before */
 }
 
+/* Single pass: stores exact, loads n + tickets + polls within bounds, one
+ * launch, a persistent grid of min(T, 4) blocks (one block per tile for
+ * chained-static). */
 static void test_counts_single_pass(void **state)
 {
     (void)state;
-    for (int w = 0; w < 2; w++) {
-        sl_type ty = w ? SL_I64 : SL_I32;
-        check_single_pass(chained_static_sim, false, false, ty);
-        check_single_pass(chained_ticket_sim, true, false, ty);
-        check_single_pass(lookback_sim, true, true, ty);
-    }
+    const sl_scan_fn fns[] = {chained_static_sim, chained_ticket_sim, lookback_sim, lookback_det_sim};
+    const size_t ns[] = {1000, 4097, 70001};
+    for (size_t f = 0; f < 4; f++)
+        for (int w = 0; w < 2; w++)
+            for (size_t k = 0; k < 3; k++) {
+                const size_t n = ns[k], t = tiles(n, 32);
+                const bool ticketed = fns[f] != chained_static_sim;
+                run_cfg c = cfg_of(w ? SL_I64 : SL_I32, SL_ADD, n, 32, 1);
+                model_stats st;
+                assert_int_equal(run(fns[f], false, &c, &st), SL_OK);
+                uint64_t stores = n + t + (ticketed ? 1 : 0);
+                if (fns[f] == lookback_sim)
+                    stores += t - 1;
+                if (fns[f] == lookback_det_sim)
+                    stores += 2 * (t / 32);
+                assert_int_equal(st.global_store_elems, stores);
+                const uint64_t blocks = ticketed ? (t < SIM_RESIDENT ? t : SIM_RESIDENT) : t;
+                assert_int_equal(st.blocks, blocks);
+                uint64_t least = n + (ticketed ? t + blocks : 0);
+                for (size_t i = 0; i < t; i++)
+                    least += least_polls(fns[f], i);
+                assert_true(st.global_load_elems >= least);
+                assert_true(st.global_load_elems <= least + 64 * t);
+                assert_int_equal(st.launches, 1);
+                model_stats_free(&st);
+            }
 }
 
-/* chained-static: 64 blocks on 4 slots in reversed (or shuffled) order:
- * the resident blocks wait for blocks that are never dispatched, and the
- * explorer reports the deadlock; in order it completes, and so it does in
- * reversed order when every block fits the slots. */
+/* The staging of the default tiles meets no bank twice (4-byte elements:
+ * one wavefront per warp access; 8-byte: two). */
+static void test_staging_bank_conflicts(void **state)
+{
+    (void)state;
+    const sl_type types[] = {SL_I32, SL_F64};
+    for (size_t ty = 0; ty < 2; ty++)
+        for (size_t f = 0; f < NSCANS; f++) {
+            run_cfg c = cfg_of(types[ty], SL_ADD, 70001, 0, 0);
+            model_stats st;
+            assert_int_equal(run(scans[f], false, &c, &st), SL_OK);
+            assert_true(st.shared_accesses > 0);
+            assert_int_equal(st.bank_conflicts, 0);
+            model_stats_free(&st);
+        }
+}
+
+/* chained-static: 64 tiles on 4 slots in reversed order: the resident
+ * blocks wait for blocks that are never dispatched, and the explorer
+ * reports the deadlock; in order it completes, and so it does in reversed
+ * order when every block fits the slots. */
 static void test_chained_static_deadlock(void **state)
 {
     (void)state;
-    run_cfg c = cfg_of(SL_I32, SL_ADD, 64 * 32, 32);
+    run_cfg c = cfg_of(SL_I32, SL_ADD, 64 * 32, 32, 1);
     c.slots = 4;
     model_stats st;
     c.order = MODEL_ORDER_IN;
@@ -312,15 +411,16 @@ static void test_chained_static_deadlock(void **state)
     model_stats_free(&st);
 }
 
-/* chained-ticket and lookback: every order tried completes correctly. */
+/* chained-ticket, lookback and lookback-det: every order tried completes
+ * correctly, with one slot (blocks one after another) or a few. */
 static void test_ticketed_no_deadlock(void **state)
 {
     (void)state;
-    sl_scan_fn fns[] = {chained_ticket_sim, lookback_sim};
-    for (size_t f = 0; f < 2; f++)
+    const sl_scan_fn fns[] = {chained_ticket_sim, lookback_sim, lookback_det_sim};
+    for (size_t f = 0; f < 3; f++)
         for (int o = 0; o < 8; o++) {
-            run_cfg c = cfg_of(f ? SL_I64 : SL_I32, SL_AFFINE, 64 * 32 - 5, 32);
-            c.slots = o % 2 ? 1 : 4;
+            run_cfg c = cfg_of(o % 4 < 2 ? SL_I64 : SL_I32, SL_AFFINE, 64 * 32 * 4 - 5, 32, 1);
+            c.slots = o % 2 ? 1 : 3;
             c.order = o < 2 ? MODEL_ORDER_IN : o < 4 ? MODEL_ORDER_REVERSED : MODEL_ORDER_RANDOM;
             c.order_seed = (uint64_t)o;
             model_stats st;
@@ -328,6 +428,150 @@ static void test_ticketed_no_deadlock(void **state)
             assert_int_equal(st.deadlocks, 0);
             model_stats_free(&st);
         }
+}
+
+/* ---- the exact bits of the float scans ------------------------------------- */
+
+/* One tile of 32 threads x 1 item, f32 add, as tile_scan.cuh computes it:
+ * the warp's Kogge-Stone scan ks[], the tile's aggregate ks[31]; output l
+ * = (prefix + ks[l - 1]) + x[l], or prefix + x[0], or the scan alone. */
+static void tile_ks(const float *x, float *ks)
+{
+    for (int l = 0; l < 32; l++)
+        ks[l] = x[l];
+    for (int d = 1; d < 32; d *= 2) {
+        float prev[32];
+        memcpy(prev, ks, sizeof prev);
+        for (int l = d; l < 32; l++)
+            ks[l] = prev[l - d] + prev[l];
+    }
+}
+
+static void tile_out(const float *x, const float *ks, int have, float prefix, float *y, size_t len)
+{
+    for (size_t l = 0; l < len; l++) {
+        float acc;
+        if (l == 0)
+            y[l] = have ? prefix + x[0] : x[0];
+        else {
+            acc = have ? prefix + ks[l - 1] : ks[l - 1];
+            y[l] = acc + x[l];
+        }
+    }
+}
+
+/* Tile aggregates (f32 add, 32 x 1 tiles; the last tile padded with the
+ * identity 0). */
+static float *aggregates(const float *in, size_t n, size_t t)
+{
+    float *agg = malloc(t * sizeof *agg);
+    assert_non_null(agg);
+    for (size_t k = 0; k < t; k++) {
+        float x[32] = {0}, ks[32];
+        for (size_t l = 0; l < 32 && k * 32 + l < n; l++)
+            x[l] = in[k * 32 + l];
+        tile_ks(x, ks);
+        agg[k] = ks[31];
+    }
+    return agg;
+}
+
+/* The outputs given each tile's prefix (have[t] = 0: none). */
+static void outputs(const float *in, size_t n, const float *prefix, const int *have, float *y)
+{
+    for (size_t k = 0; k * 32 < n; k++) {
+        float x[32] = {0}, ks[32];
+        const size_t len = n - k * 32 < 32 ? n - k * 32 : 32;
+        for (size_t l = 0; l < len; l++)
+            x[l] = in[k * 32 + l];
+        tile_ks(x, ks);
+        tile_out(x, ks, have[k], prefix[k], y + k * 32, len);
+    }
+}
+
+/* lookback-det's prefixes: S(t) the Kogge-Stone scan of the window's
+ * aggregates at t's lane, W_j = S(32j + 31), the left fold of the W. */
+static void det_prefixes(const float *agg, size_t t, float *prefix, int *have)
+{
+    float fold = 0;
+    for (size_t j = 0; j * 32 < t; j++) {
+        float a[32] = {0}, s[32];
+        for (size_t l = 0; l < 32 && j * 32 + l < t; l++)
+            a[l] = agg[j * 32 + l];
+        tile_ks(a, s);
+        for (size_t l = 0; l < 32 && j * 32 + l < t; l++) {
+            const size_t k = j * 32 + l;
+            have[k] = k > 0;
+            prefix[k] = j == 0 ? (l > 0 ? s[l - 1] : 0) : (l > 0 ? fold + s[l - 1] : fold);
+        }
+        fold = j == 0 ? s[31] : fold + s[31];
+    }
+}
+
+/* The chained prefixes: P(t) = P(t - 1) + A_t. */
+static void chained_prefixes(const float *agg, size_t t, float *prefix, int *have)
+{
+    float p = 0;
+    for (size_t k = 0; k < t; k++) {
+        have[k] = k > 0;
+        prefix[k] = p;
+        p = k == 0 ? agg[0] : p + agg[k];
+    }
+}
+
+/* lookback-det: the bits computed here, under every dispatch order and
+ * slot count tried; the chained scans: theirs; lookback with one slot
+ * (every predecessor has its inclusive prefix when a tile looks back, so
+ * it takes P(t - 1) as the chained scan does): the chained bits. */
+static void test_float_bits(void **state)
+{
+    (void)state;
+    const size_t n = 70001, t = tiles(n, 32);
+    float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out), *ref = malloc(n * sizeof *ref);
+    float *prefix = malloc(t * sizeof *prefix);
+    int *have = malloc(t * sizeof *have);
+    assert_non_null(in);
+    assert_non_null(out);
+    assert_non_null(ref);
+    assert_non_null(prefix);
+    assert_non_null(have);
+    fill(SL_F32, in, n);
+    float *agg = aggregates(in, n, t);
+
+    det_prefixes(agg, t, prefix, have);
+    outputs(in, n, prefix, have, ref);
+    const model_order orders[] = {MODEL_ORDER_IN, MODEL_ORDER_REVERSED, MODEL_ORDER_RANDOM, MODEL_ORDER_RANDOM};
+    const unsigned slots[] = {8, 1, 2, 3};
+    for (size_t o = 0; o < 4; o++) {
+        run_cfg c = cfg_of(SL_F32, SL_ADD, n, 32, 1);
+        c.order = orders[o];
+        c.order_seed = o;
+        c.slots = slots[o];
+        model_stats st;
+        memset(out, 0, n * sizeof *out);
+        assert_int_equal(run_on(lookback_det_sim, &c, in, out, &st), SL_OK);
+        assert_memory_equal(out, ref, n * sizeof *out);
+        model_stats_free(&st);
+    }
+
+    chained_prefixes(agg, t, prefix, have);
+    outputs(in, n, prefix, have, ref);
+    const sl_scan_fn chained[] = {chained_static_sim, chained_ticket_sim, lookback_sim};
+    for (size_t f = 0; f < 3; f++) {
+        run_cfg c = cfg_of(SL_F32, SL_ADD, n, 32, 1);
+        c.slots = 1;
+        model_stats st;
+        memset(out, 0, n * sizeof *out);
+        assert_int_equal(run_on(chained[f], &c, in, out, &st), SL_OK);
+        assert_memory_equal(out, ref, n * sizeof *out);
+        model_stats_free(&st);
+    }
+    free(agg);
+    free(in);
+    free(out);
+    free(ref);
+    free(prefix);
+    free(have);
 }
 
 /* The shared-memory store site of a reduction's tree loop: the one ST to
@@ -360,7 +604,7 @@ static const model_site_stats *loop_store_site(const model_stats *s, const char 
 static void test_reduction_divergence(void **state)
 {
     (void)state;
-    run_cfg c = cfg_of(SL_I32, SL_ADD, 1024, 1024);
+    run_cfg c = cfg_of(SL_I32, SL_ADD, 1024, 1024, 0);
     model_stats st;
     assert_int_equal(run(reduce_interleaved_sim, true, &c, &st), SL_OK);
     const model_site_stats *ss = loop_store_site(&st, "reduce_interleaved_tmpl.cuh");
@@ -384,7 +628,7 @@ static void test_reduction_work(void **state)
 {
     (void)state;
     const size_t b = 256;
-    run_cfg c = cfg_of(SL_I32, SL_AFFINE, b, (int)b);
+    run_cfg c = cfg_of(SL_I32, SL_AFFINE, b, (int)b, 0);
     model_stats st;
     assert_int_equal(run(reduce_interleaved_sim, true, &c, &st), SL_OK);
     assert_int_equal(st.work, b - 1);
@@ -403,15 +647,18 @@ int main(void)
     seed_state = test_seed();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_results_scans),
+        cmocka_unit_test(test_results_many_tiles),
         cmocka_unit_test(test_results_reductions),
         cmocka_unit_test(test_results_two_level_param),
-        cmocka_unit_test(test_bad_blocks),
+        cmocka_unit_test(test_bad_layouts),
         cmocka_unit_test(test_counts_hierarchical),
         cmocka_unit_test(test_counts_reduce_then_scan),
         cmocka_unit_test(test_counts_two_level),
         cmocka_unit_test(test_counts_single_pass),
+        cmocka_unit_test(test_staging_bank_conflicts),
         cmocka_unit_test(test_chained_static_deadlock),
         cmocka_unit_test(test_ticketed_no_deadlock),
+        cmocka_unit_test(test_float_bits),
         cmocka_unit_test(test_reduction_divergence),
         cmocka_unit_test(test_reduction_work),
     };

@@ -18,6 +18,10 @@ typedef struct {
     int reps;       /* timed repetitions per algorithm; 0 = choose */
     bool json;      /* the JSON document instead of the table on stdout */
     bool progress;  /* progress lines on stderr (only when it is a terminal) */
+    /* --backend cuda takes lists; these are the arguments as given (NULL:
+     * not given), parsed by bench_cuda */
+    const char *algos, *n_list, *types, *ops;
+    int block, param; /* --block, --param (0: each algorithm's default) */
 } bench_options;
 
 /* One measured algorithm. */
@@ -35,6 +39,9 @@ typedef struct {
 int bench_omp(const bench_options *o);
 /* The simulator's benchmark, where it is built (SCANLAB_BENCH_SIM). */
 int bench_sim(const bench_options *o);
+/* The GPU benchmark (bench_cuda.c): a device copy, CUB and the selected
+ * scans on device buffers. Returns the exit status. */
+int bench_cuda(const bench_options *o);
 
 /* Seconds on a monotonic clock. */
 double bench_now(void);

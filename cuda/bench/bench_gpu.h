@@ -1,0 +1,89 @@
+/* What `scanlab bench --backend cuda` (verify/cli/bench_cuda.c) needs from
+ * the GPU: the device's properties, device buffers, the benchmark input
+ * made on the device, CUDA events, a read pass that evicts the L2, and the
+ * hand-off latency between two blocks that the chained scans' time model
+ * uses. Built only with CUDA (cuda/bench/bench_gpu.cu). */
+#ifndef SCANLAB_BENCH_GPU_H
+#define SCANLAB_BENCH_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cuda/ops.h"
+#include "cuda/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    char name[256];
+    int sms;              /* streaming multiprocessors */
+    size_t l2_bytes;      /* L2 cache */
+    size_t mem_bytes;     /* device memory */
+    size_t free_bytes;    /* device memory free now */
+    int clock_khz;        /* SM clock */
+    int cc_major, cc_minor;
+} sl_bench_gpu;
+
+/* The current GPU's properties; SL_ERR_NO_GPU without one. */
+sl_status sl_bench_gpu_info(sl_bench_gpu *g);
+
+/* Device memory (NULL for 0 bytes), freed by sl_bench_free. */
+sl_status sl_bench_alloc(void **p, size_t bytes);
+void sl_bench_free(void *p);
+/* Copies device memory to the host (waits). */
+sl_status sl_bench_to_host(void *host, const void *dev, size_t bytes);
+
+/* The benchmark input on the device: element i from the 64-bit mix of
+ * (seed ^ i): for add, integers in [0, 1000) and floats in [0, 1); for the
+ * other operators the mix's bits (integers; affine maps) or floats in
+ * [0, 1). The same values as `scanlab bench --backend omp`. */
+sl_status sl_bench_fill(void *d, sl_type type, sl_op op, size_t n, uint64_t seed);
+
+/* A device-to-device copy of bytes bytes, queued on the default stream. */
+sl_status sl_bench_copy(void *dst, const void *src, size_t bytes);
+/* Reads bytes bytes of buf on the device (queued), so that the L2 holds
+ * them and nothing of what ran before. */
+sl_status sl_bench_flush(const void *buf, size_t bytes);
+
+/* Adds a 64-bit digest of bytes bytes at d (a multiple of 4) to *slot, a
+ * device word that starts at 0 (queued): equal digests mean, but for a
+ * 2^-64 chance, bitwise equal data. */
+sl_status sl_bench_digest(const void *d, size_t bytes, uint64_t *slot);
+/* Sets bytes bytes of device memory to 0 (waits). */
+sl_status sl_bench_zero(void *d, size_t bytes);
+
+/* A hold on the default stream: sl_bench_hold queues a kernel that waits
+ * until sl_bench_release (or gives up after a second), so that a timed job
+ * is queued whole before the GPU reaches its start event and the events
+ * measure the GPU's time alone, not the host's launch overhead. A job that
+ * waits for the GPU inside its timed region makes the hold give up:
+ * sl_bench_hold_gave_up tells (after the GPU is done). */
+sl_status sl_bench_hold_new(void **h);
+void sl_bench_hold_free(void *h);
+sl_status sl_bench_hold(void *h);
+void sl_bench_release(void *h);
+sl_status sl_bench_hold_gave_up(void *h, int *gave_up);
+
+/* CUDA events on the default stream. */
+sl_status sl_bench_event_new(void **e);
+void sl_bench_event_free(void *e);
+sl_status sl_bench_event_record(void *e);
+/* Milliseconds between two recorded events (waits for the second). */
+sl_status sl_bench_event_ms(void *start, void *stop, double *ms);
+/* Waits for the GPU and returns the first error of what ran. */
+sl_status sl_bench_sync(void);
+
+/* The time one block takes to see a word another block published: two
+ * blocks on different SMs hand a counter back and forth `rounds` times
+ * through one 8-byte word (strong relaxed stores and loads of GPU scope,
+ * polling without a pause, as the chained scans do). *us is the total over
+ * 2 x rounds hand-offs, in microseconds; *sm_a and *sm_b the SMs the two
+ * blocks ran on. Bounded: SL_ERR_TIMEOUT if a hand-off never comes. */
+sl_status sl_bench_handoff_us(int rounds, double *us, int *sm_a, int *sm_b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,115 @@
+/* Device arenas (dev_arena.h): the arena behind sl_dev_alloc while a
+ * benchmark times a driver, and the occupancy query of SL_RESIDENT_BLOCKS. */
+#include <cuda_runtime.h>
+
+#include "cuda/bench/dev_arena.h"
+
+/* Epochs live in 30 bits of the protocol words (cuda/device/tile_status.cuh). */
+#define SL_ARENA_EPOCH_LIMIT (1u << 30)
+#define SL_ARENA_ALIGN 256u
+
+static thread_local sl_dev_arena *current_arena;
+
+extern "C" sl_dev_arena *sl_dev_arena_current(void) { return current_arena; }
+
+extern "C" void sl_dev_arena_set(sl_dev_arena *s) { current_arena = s; }
+
+static sl_status status_of(cudaError_t e)
+{
+    if (e == cudaSuccess)
+        return SL_OK;
+    (void)cudaGetLastError();
+    return e == cudaErrorMemoryAllocation ? SL_ERR_NOMEM : SL_ERR_CUDA;
+}
+
+extern "C" sl_status sl_dev_arena_open(sl_dev_arena *s, size_t cap)
+{
+    *s = sl_dev_arena{};
+    cudaError_t e = cudaMalloc((void **)&s->error, sizeof *s->error);
+    if (e == cudaSuccess)
+        e = cudaMemset(s->error, 0, sizeof *s->error);
+    if (e == cudaSuccess && cap > 0)
+        e = cudaMalloc((void **)&s->mem, cap);
+    if (e == cudaSuccess && cap > 0)
+        e = cudaMemset(s->mem, 0, cap);
+    if (e != cudaSuccess) {
+        sl_dev_arena_close(s);
+        return status_of(e);
+    }
+    s->cap = cap;
+    return SL_OK;
+}
+
+extern "C" void sl_dev_arena_close(sl_dev_arena *s)
+{
+    if (s->mem)
+        cudaFree(s->mem);
+    if (s->error)
+        cudaFree(s->error);
+    *s = sl_dev_arena{};
+}
+
+extern "C" sl_status sl_dev_arena_next_run(sl_dev_arena *s)
+{
+    s->used = 0;
+    if (s->epoch + 1 >= SL_ARENA_EPOCH_LIMIT) {
+        /* words of every earlier epoch must read as never written again */
+        if (s->cap > 0) {
+            sl_status st = status_of(cudaMemset(s->mem, 0, s->cap));
+            if (st != SL_OK)
+                return st;
+        }
+        s->epoch = 0;
+    }
+    s->epoch++;
+    return SL_OK;
+}
+
+extern "C" sl_status sl_dev_arena_error(const sl_dev_arena *s, int *gave_up)
+{
+    uint32_t err = 0;
+    sl_status st = status_of(cudaMemcpy(&err, s->error, sizeof err, cudaMemcpyDeviceToHost));
+    *gave_up = st == SL_OK && err != 0;
+    return st;
+}
+
+extern "C" sl_status sl_dev_arena_alloc(sl_dev_arena *s, void **p, size_t bytes)
+{
+    const size_t start = (s->used + SL_ARENA_ALIGN - 1) / SL_ARENA_ALIGN * SL_ARENA_ALIGN;
+    *p = NULL;
+    if (start + bytes > s->need)
+        s->need = start + bytes;
+    s->used = start + bytes;
+    if (start + bytes <= s->cap) {
+        *p = s->mem + start;
+        return SL_OK;
+    }
+    /* beyond the arena: fresh zeroed memory, freed by sl_dev_free */
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e == cudaSuccess)
+        e = cudaMemset(*p, 0, bytes);
+    if (e != cudaSuccess && *p) {
+        cudaFree(*p);
+        *p = NULL;
+    }
+    return status_of(e);
+}
+
+extern "C" int sl_dev_arena_owns(const sl_dev_arena *s, const void *p)
+{
+    const unsigned char *c = (const unsigned char *)p;
+    return s->mem != NULL && c >= s->mem && c < s->mem + s->cap;
+}
+
+extern "C" unsigned sl_dev_resident_blocks(const void *kernel, unsigned block, size_t shmem)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)block, shmem) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 1;
+    }
+    const long long total = (long long)sms * per_sm;
+    return total > 0 ? (unsigned)total : 1u;
+}

@@ -1,0 +1,131 @@
+/* Deterministic decoupled look-back: the single-pass scan whose every tile
+ * prefix is one fixed expression of the tile aggregates, so float results
+ * are bitwise the same on every run and under every dispatch order, and
+ * the same in the simulator and on the GPU.
+ *
+ * Tiles come in windows of 32 (window j = tiles 32j .. 32j + 31). With A_t
+ * the aggregate of tile t:
+ *   S(t)  = the inclusive Kogge-Stone warp scan of A_32j, ..., A_t at lane
+ *           t - 32j (a fixed shuffle tree; lane l depends on lanes <= l
+ *           only, so every tile of the window computes the same S);
+ *   W_j   = S(32j + 31), the window's aggregate;
+ *   L_1 = W_0, L_j = L_(j-1) op W_(j-1): the left fold of the windows;
+ *   prefix(t) = L_j op S(t - 1) (S(t - 1) alone in window 0, L_j alone
+ *           for the first tile of a window).
+ * Every tile publishes its aggregate (status A). The last tile of window j
+ * publishes W_j (window status A) as soon as it has S, and L_(j+1) (window
+ * status P) once it has L_j. A tile needs L_j: warp 1 looks back over up to
+ * 32 windows, lane l polling window j - 1 - l, until the nearest one with
+ * P; it takes that window's L and folds the aggregates of the windows after
+ * it, oldest first, into it. This is the left fold again, from a point on
+ * it (L_(m+1) = L_m op W_m), so the bits do not depend on how far back P
+ * was found. Meanwhile warp 0 waits for the aggregates of the tile's
+ * predecessors in its window and computes S. Without a P in reach the
+ * warp waits for one: the last tile of window m waits only for windows
+ * below m, so some window in reach always gets its P.
+ *
+ * Traffic: n reads, n writes, one word per tile and one per window; the
+ * waits are one round trip for the window's aggregates and usually one for
+ * the windows (the two warps poll at the same time).
+ *
+ * Template: compiled once per (T, TN, OPN) through cuda/inst_all.h. */
+#include "cuda/device/tile_scan.cuh"
+#include "cuda/device/tile_status.cuh"
+
+/* Warp 0: S(tile - 1) within the tile's window (returned to every lane;
+ * meaningless for the window's first tile). The window's last tile also
+ * publishes W_j (window status A) and returns it in *window. */
+SL_DEVICE T SL_KN(det_in_window)(sl_tile_status ts, size_t tile, T total, T *window)
+{
+    const unsigned lane = LANE_ID(), o = (unsigned)(tile % SL_TILE_WINDOW);
+    const size_t j = tile / SL_TILE_WINDOW;
+    /* lanes below o: the aggregates of the tile's predecessors in the
+     * window; lane o: its own; above: nothing that lanes <= o can see */
+    T v;
+    (void)SL_KN(tile_wait_warp)(ts, ts.word, lane < o ? (long long)(tile - o + lane) : -1, &v);
+    if (lane == o)
+        v = total;
+    v = SL_KN(tile_warp_iscan)(v);
+    if (o == SL_TILE_WINDOW - 1 && lane == o)
+        SL_KN(tile_publish)(ts, ts.win, j, SL_TILE_A, v);
+    *window = SHFL_IDX(v, SL_TILE_WINDOW - 1);
+    return SHFL_IDX(v, o > 0 ? o - 1 : 0);
+}
+
+/* Warp 1 (or 0 in a one-warp block): L_j for window j >= 1. */
+SL_DEVICE T SL_KN(det_windows)(sl_tile_status ts, size_t j)
+{
+    const unsigned lane = LANE_ID();
+    const long long w = (long long)j - 1 - (long long)lane; /* w < 0: before window 0 */
+    T v;
+    unsigned pmask = 0;
+    for (uint32_t rounds = 0;; rounds++) {
+        const uint32_t s = SL_KN(tile_wait_warp)(ts, ts.win, w, &v);
+        pmask = BALLOT(s == SL_TILE_P);
+        if (pmask)
+            break;
+        if (rounds == SL_TILE_SPIN_LIMIT) {
+            if (lane == 0)
+                sl_tile_give_up(ts);
+            return IDENTITY();
+        }
+        NANOSLEEP(SL_TILE_BACKOFF_MAX_NS);
+    }
+    /* lane p: the nearest window with P; lanes >= j stand for "before
+     * window 0", where the fold starts from W_0 itself (lane j - 1) */
+    const unsigned p = (unsigned)FFS(pmask) - 1;
+    T acc;
+    int l;
+    if ((size_t)p >= j) {
+        acc = SHFL_IDX(v, (unsigned)j - 1);
+        l = (int)j - 2;
+    } else {
+        acc = SHFL_IDX(v, p);
+        l = (int)p - 1;
+    }
+    for (; l >= 0; l--)
+        acc = OP(acc, SHFL_IDX(v, (unsigned)l));
+    return acc;
+}
+
+SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
+{
+    const unsigned w = WARP_ID(), o = (unsigned)(tile % SL_TILE_WINDOW);
+    const unsigned wwin = blockDim.x > SL_WARP_SIZE ? 1 : 0;
+    const size_t j = tile / SL_TILE_WINDOW;
+    T window = IDENTITY();
+    *have = tile > 0;
+    if (threadIdx.x == 0)
+        SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_A, total);
+    if (w == 0) {
+        const T s = SL_KN(det_in_window)(ts, tile, total, &window);
+        if (LANE_ID() == 0)
+            ST(sh, 0, s);
+    }
+    if (w == wwin && j > 0) {
+        const T l = SL_KN(det_windows)(ts, j);
+        if (LANE_ID() == 0)
+            ST(sh, 1, l);
+    }
+    SYNCTHREADS();
+    T prefix = total;
+    if (j == 0) {
+        if (o > 0)
+            prefix = LD(sh, 0);
+    } else {
+        prefix = o > 0 ? OP(LD(sh, 1), LD(sh, 0)) : LD(sh, 1);
+    }
+    /* the window's last tile publishes L_(j+1) */
+    if (o == SL_TILE_WINDOW - 1 && threadIdx.x == 0)
+        SL_KN(tile_publish)(ts, ts.win, j, SL_TILE_P, j == 0 ? window : OP(LD(sh, 1), window));
+    return prefix;
+}
+
+#include "cuda/device/single_pass.cuh"
+
+/* Host driver: a->block threads (a multiple of 32, default 128), a->param
+ * items per thread (default 24 for 4-byte types, 12 for 8-byte types). */
+SL_HOST sl_status SL_KN(lookback_det)(const sl_kargs *a)
+{
+    return SL_KN(sp_host)(a, SL_TILE_THREADS, 0, 1);
+}

@@ -1,0 +1,710 @@
+/* scanlab bench --backend cuda: the GPU scans against a device copy of the
+ * same bytes and CUB's DeviceScan, in one process, on device buffers.
+ *
+ * For each (type, operator, n): the input is made on the device once; a
+ * device-to-device copy (the bandwidth ceiling), CUB and each selected scan
+ * run once untimed (a scan's first run also sizes its device arena, the
+ * arena its driver allocates from: cuda/bench/dev_arena.h) and each
+ * scan's output is checked against CUB's (bit for bit for integers and
+ * float max/min; float add against an accurate host prefix within the
+ * algorithm's depth bound), so a wrong kernel is never reported as fast.
+ * Then the jobs are timed in interleaved repetitions with CUDA events
+ * around each run alone, the run queued whole behind a hold before the GPU
+ * reaches its start event (so the events time the GPU, not the host's
+ * launches); when the data does not fit the L2, a read pass over a buffer
+ * twice the L2's size runs (untimed) before every timed run, so no run
+ * finds what an earlier one left in the cache. After each timed run a
+ * digest of the output (untimed) tells whether every run gave the same
+ * bits. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "verify/cli/bench.h"
+#include "verify/cli/cli.h"
+#include "verify/formats/json.h"
+#include "verify/harness/algos.h"
+#if SCANLAB_HAVE_CUDA
+#include "cuda/bench/bench_gpu.h"
+#include "cuda/bench/chained_model.h"
+#include "cuda/bench/dev_arena.h"
+#include "cuda/cub/cub_scan.h"
+#endif
+
+#if !SCANLAB_HAVE_CUDA
+int bench_cuda(const bench_options *o)
+{
+    (void)o;
+    return cli_usage_error("bench: this scanlab was built without CUDA (--backend cuda unavailable)");
+}
+#else
+
+#define CB_DEFAULT_REPS 25
+#define CB_DEFAULT_N "2^28"
+#define CB_DEFAULT_TYPES "i32"
+#define CB_DEFAULT_OPS "add"
+#define CB_DEFAULT_ALGOS \
+    "hierarchical,reduce-then-scan,two-level,chained-static,chained-ticket,lookback,lookback-det"
+#define CB_SEED 0x5ca9u /* the input of `scanlab bench --backend omp` too */
+#define CB_HANDOFF_ROUNDS 20000
+#define CB_MAX_ALGOS 40
+
+/* One reported measurement. */
+typedef struct {
+    const char *algo;
+    sl_type type;
+    sl_op op;
+    bool exclusive;
+    size_t n;
+    int reps;
+    double median_ms, gbps, frac_of_copy, vs_cub;
+    double bound;        /* global traffic of the algorithm, in units of n elements */
+    double bound_ms;     /* that traffic at the copy's speed */
+    double predicted_ms; /* the chained scans' time model; < 0: none */
+    bool cache_resident;
+    bool repeatable; /* every timed run's output bitwise equal to the first run's */
+} cb_row;
+
+typedef struct {
+    cb_row *v;
+    size_t count, cap;
+} cb_rows;
+
+typedef enum { JOB_COPY, JOB_CUB, JOB_SCAN } cb_kind;
+
+typedef struct {
+    cb_kind kind;
+    const verify_algo *algo; /* JOB_SCAN */
+    sl_dev_arena arena;  /* JOB_SCAN: the driver's arena, open while the job lives */
+    bool open;
+    bool dropped; /* not built for this type/operator/layout */
+    bool failed;  /* wrong output or a wait that gave up: not reported */
+    void *ev[2];
+    double *ms; /* one per repetition */
+} cb_job;
+
+/* One (type, operator, kind, n) configuration and its device buffers. */
+typedef struct {
+    sl_type type;
+    sl_op op;
+    bool exclusive;
+    size_t n, elem;
+    int block, param, reps;
+    void *d_in, *d_out, *d_ref, *d_flush, *cub_tmp;
+    uint64_t *d_digest; /* per job: the warm-up run's output digest, then one per repetition */
+    size_t flush_bytes, cub_tmp_bytes;
+    bool resident;
+} cb_cfg;
+
+/* Job k's digest slot for run r (0: the warm-up, 1 + rep: the timed runs). */
+static uint64_t *digest_slot(const cb_cfg *c, size_t k, int r)
+{
+    return c->d_digest + k * (size_t)(c->reps + 1) + (size_t)r;
+}
+
+/* What the whole run shares: the device, the hand-off measurement. */
+typedef struct {
+    sl_bench_gpu gpu;
+    void *hold;        /* keeps the GPU from a timed job until it is queued whole */
+    double handoff_us; /* one hand-off; < 0: not measured */
+    int handoff_sm[2];
+    bool progress;
+} cb_ctx;
+
+static const char *job_name(const cb_job *j)
+{
+    return j->kind == JOB_COPY ? "copy" : j->kind == JOB_CUB ? "cub" : j->algo->name;
+}
+
+static bool is_chained(const char *name)
+{
+    return strcmp(name, "chained-static") == 0 || strcmp(name, "chained-ticket") == 0;
+}
+
+/* Global traffic in units of n elements: single pass 2 (read n, write n),
+ * reduce-then-scan and two-level 3, hierarchical (and the block-level
+ * scans, whose driver is hierarchical) about 4. */
+static double traffic_bound(const char *name)
+{
+    static const char *const single[] = {"copy", "cub", "lookback", "lookback-det", "chained-static",
+                                         "chained-ticket"};
+    for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
+        if (strcmp(name, single[i]) == 0)
+            return 2.0;
+    if (strcmp(name, "reduce-then-scan") == 0 || strcmp(name, "two-level") == 0)
+        return 3.0;
+    return 4.0;
+}
+
+static sl_status rows_push(cb_rows *r, const cb_row *row)
+{
+    if (r->count == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 64;
+        cb_row *v = realloc(r->v, cap * sizeof *v);
+        if (!v)
+            return SL_ERR_NOMEM;
+        r->v = v;
+        r->cap = cap;
+    }
+    r->v[r->count++] = *row;
+    return SL_OK;
+}
+
+/* Runs job j once on the configuration, writing to out. */
+static sl_status run_job(cb_job *j, const cb_cfg *c, void *out)
+{
+    if (j->kind == JOB_COPY)
+        return sl_bench_copy(out, c->d_in, c->n * c->elem);
+    if (j->kind == JOB_CUB) {
+        size_t bytes = c->cub_tmp_bytes;
+        return cub_scan_dev(c->type, c->op, c->exclusive, c->d_in, out, c->n, c->cub_tmp, &bytes);
+    }
+    sl_scan_args a = {c->type, c->op, c->exclusive, c->d_in, out, c->n, 0, c->block, c->param, NULL};
+    sl_dev_arena_set(&j->arena);
+    sl_status st = j->algo->run[SL_CUDA](&a);
+    sl_dev_arena_set(NULL);
+    return st;
+}
+
+/* A scan's first run with an empty arena measures what its driver
+ * allocates; the arena is then opened with that much, zeroed, and the
+ * scan runs once more untimed. */
+static sl_status prepare_scan(cb_job *j, const cb_cfg *c)
+{
+    sl_status st = sl_dev_arena_open(&j->arena, 0);
+    if (st == SL_OK)
+        st = sl_dev_arena_next_run(&j->arena);
+    if (st == SL_OK)
+        st = run_job(j, c, c->d_out);
+    if (st == SL_OK)
+        st = sl_bench_sync();
+    const size_t need = j->arena.need;
+    sl_dev_arena_close(&j->arena);
+    if (st != SL_OK)
+        return st;
+    st = sl_dev_arena_open(&j->arena, need);
+    if (st != SL_OK)
+        return st;
+    j->open = true;
+    st = sl_dev_arena_next_run(&j->arena);
+    if (st == SL_OK)
+        st = run_job(j, c, c->d_out);
+    if (st == SL_OK)
+        st = sl_bench_sync();
+    return st;
+}
+
+/* The first index where a and b (count elements of elem bytes) differ, or
+ * count. */
+static size_t first_difference(const void *a, const void *b, size_t count, size_t elem)
+{
+    const size_t chunk = (size_t)1 << 16;
+    for (size_t i = 0; i < count; i += chunk) {
+        const size_t len = count - i < chunk ? count - i : chunk;
+        if (memcmp((const char *)a + i * elem, (const char *)b + i * elem, len * elem) != 0)
+            for (size_t k = i; k < i + len; k++)
+                if (memcmp((const char *)a + k * elem, (const char *)b + k * elem, elem) != 0)
+                    return k;
+    }
+    return count;
+}
+
+/* Outputs that share one evaluation of the depth bound: the depth
+ * functions of the algorithm table do not decrease with the index, so
+ * D(last of the run) bounds every output of the run. */
+#define CB_DEPTH_RUN 4096
+
+/* Float add: every output against an accurate prefix of the input (double
+ * sums for f32; TwoSum-compensated double sums for f64), within
+ * D(i) u sum|x_j| plus half an ulp, D the algorithm's addition depth.
+ * Returns the first index out of bounds, or n. */
+static size_t float_add_check(const cb_cfg *c, const verify_algo *al, const void *in, const void *out)
+{
+    const bool f32 = c->type == SL_F32;
+    const double u = f32 ? 0x1.0p-24 : 0x1.0p-53;
+    sl_scan_args a = {c->type, c->op, c->exclusive, NULL, NULL, c->n, 0, c->block, c->param, NULL};
+    double s = 0.0, comp = 0.0, abs_sum = 0.0, depth = 0.0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (i % CB_DEPTH_RUN == 0) {
+            const size_t last = i + CB_DEPTH_RUN < c->n ? i + CB_DEPTH_RUN - 1 : c->n - 1;
+            depth = al->depth ? (double)al->depth(&a, last) : (double)(last + 1);
+        }
+        const double x = f32 ? (double)((const float *)in)[i] : ((const double *)in)[i];
+        const double y = f32 ? (double)((const float *)out)[i] : ((const double *)out)[i];
+        if (!c->exclusive) {
+            const double t = s + x, bp = t - s; /* TwoSum */
+            comp += (s - (t - bp)) + (x - bp);
+            s = t;
+            abs_sum += fabs(x);
+        }
+        const double exact = s + comp;
+        const double half_ulp = f32 ? fabs((double)nextafterf((float)exact, INFINITY) - (double)(float)exact) / 2
+                                    : fabs(nextafter(exact, INFINITY) - exact) / 2;
+        if (!(fabs(y - exact) <= depth * u * abs_sum + half_ulp))
+            return i;
+        if (c->exclusive) {
+            const double t = s + x, bp = t - s;
+            comp += (s - (t - bp)) + (x - bp);
+            s = t;
+            abs_sum += fabs(x);
+        }
+    }
+    return c->n;
+}
+
+/* Checks a scan's output (on the device in d_out) against CUB's (h_ref on
+ * the host) or, for float add, the accurate prefix of h_in. */
+static bool output_ok(const cb_cfg *c, const cb_job *j, const void *h_in, const void *h_ref, void *h_out)
+{
+    sl_status st = sl_bench_to_host(h_out, c->d_out, c->n * c->elem);
+    if (st != SL_OK) {
+        fprintf(stderr, "scanlab: bench: %s: reading its output: %s\n", job_name(j), sl_status_str(st));
+        return false;
+    }
+    size_t bad;
+    if (SL_TYPE_IS_FLOAT(c->type) && c->op == SL_ADD)
+        bad = float_add_check(c, j->algo, h_in, h_out);
+    else
+        bad = first_difference(h_out, h_ref, c->n, c->elem);
+    if (bad < c->n)
+        fprintf(stderr, "scanlab: bench: %s %s %s %s n=%zu: output %zu differs from %s; not timed\n",
+                job_name(j), verify_type_name(c->type), verify_op_name(c->op),
+                c->exclusive ? "exclusive" : "inclusive", c->n, bad,
+                SL_TYPE_IS_FLOAT(c->type) && c->op == SL_ADD ? "the accurate prefix (beyond its depth bound)"
+                                                               : "CUB's");
+    return bad == c->n;
+}
+
+static void free_jobs(cb_job *jobs, size_t count)
+{
+    for (size_t k = 0; k < count; k++) {
+        if (jobs[k].open)
+            sl_dev_arena_close(&jobs[k].arena);
+        sl_bench_event_free(jobs[k].ev[0]);
+        sl_bench_event_free(jobs[k].ev[1]);
+        free(jobs[k].ms);
+    }
+}
+
+static void free_cfg(cb_cfg *c)
+{
+    sl_bench_free(c->d_in);
+    sl_bench_free(c->d_out);
+    sl_bench_free(c->d_ref);
+    sl_bench_free(c->d_flush);
+    sl_bench_free(c->cub_tmp);
+    sl_bench_free(c->d_digest);
+}
+
+/* Device buffers of a configuration, the input, CUB's workspace. */
+static sl_status setup_cfg(cb_cfg *c, const cb_ctx *ctx)
+{
+    const size_t bytes = c->n * c->elem;
+    c->resident = 2 * bytes <= ctx->gpu.l2_bytes;
+    c->flush_bytes = c->resident ? 0 : 2 * ctx->gpu.l2_bytes;
+    sl_status st = cub_scan_dev(c->type, c->op, c->exclusive, NULL, NULL, c->n, NULL, &c->cub_tmp_bytes);
+    if (st != SL_OK)
+        return st;
+    const double need = 3.0 * (double)bytes + (double)c->flush_bytes + (double)c->cub_tmp_bytes;
+    if (need > (double)ctx->gpu.free_bytes) {
+        cli_usage_error("bench: n = %zu %s needs %.1f GiB of GPU memory; %.1f GiB are free", c->n,
+                        verify_type_name(c->type), need / 1073741824.0, (double)ctx->gpu.free_bytes / 1073741824.0);
+        return SL_ERR_ARG;
+    }
+    if ((st = sl_bench_alloc(&c->d_in, bytes)) != SL_OK || (st = sl_bench_alloc(&c->d_out, bytes)) != SL_OK ||
+        (st = sl_bench_alloc(&c->d_ref, bytes)) != SL_OK ||
+        (st = sl_bench_alloc(&c->d_flush, c->flush_bytes)) != SL_OK ||
+        (st = sl_bench_alloc(&c->cub_tmp, c->cub_tmp_bytes ? c->cub_tmp_bytes : 1)) != SL_OK)
+        return st;
+    return sl_bench_fill(c->d_in, c->type, c->op, c->n, CB_SEED);
+}
+
+/* Warm-up and checks: copy, CUB (its output is the reference), each scan.
+ * A scan that is not built for this type/operator or layout is dropped;
+ * one whose output is wrong is marked failed. */
+static sl_status warm_up(const cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, bool *failed)
+{
+    const size_t bytes = c->n * c->elem;
+    const bool float_add = SL_TYPE_IS_FLOAT(c->type) && c->op == SL_ADD;
+    void *h_in = float_add ? malloc(bytes) : NULL, *h_ref = malloc(bytes), *h_out = malloc(bytes);
+    sl_status st = (!h_ref || !h_out || (float_add && !h_in)) ? SL_ERR_NOMEM : SL_OK;
+    for (size_t k = 0; k < count && st == SL_OK; k++) {
+        cb_job *j = &jobs[k];
+        if (ctx->progress)
+            fprintf(stderr, "\rbench: warm-up %-20s", job_name(j));
+        if (j->kind == JOB_SCAN) {
+            st = prepare_scan(j, c);
+            if (st == SL_ERR_UNSUPPORTED || st == SL_ERR_ARG) {
+                fprintf(stderr, "scanlab: bench: %s: %s for %s %s (block %d, param %d); skipped\n", job_name(j),
+                        sl_status_str(st), verify_type_name(c->type), verify_op_name(c->op), c->block, c->param);
+                j->dropped = true;
+                st = SL_OK;
+                continue;
+            }
+        } else {
+            st = run_job(j, c, j->kind == JOB_CUB ? c->d_ref : c->d_out);
+            if (st == SL_OK)
+                st = sl_bench_sync();
+        }
+        if (st != SL_OK) {
+            fprintf(stderr, "\nscanlab: bench: %s failed: %s\n", job_name(j), sl_status_str(st));
+            break;
+        }
+        st = sl_bench_digest(j->kind == JOB_CUB ? c->d_ref : c->d_out, bytes, digest_slot(c, k, 0));
+        if (st != SL_OK)
+            break;
+        if (j->kind == JOB_CUB) {
+            st = sl_bench_to_host(h_ref, c->d_ref, bytes);
+            if (st == SL_OK && float_add)
+                st = sl_bench_to_host(h_in, c->d_in, bytes);
+        } else if (j->kind == JOB_SCAN) {
+            int gave_up = 0;
+            st = sl_dev_arena_error(&j->arena, &gave_up);
+            if (st == SL_OK && gave_up) {
+                fprintf(stderr, "scanlab: bench: %s: a bounded wait gave up (%s); not timed\n", job_name(j),
+                        sl_status_str(SL_ERR_TIMEOUT));
+                j->failed = true;
+            } else if (st == SL_OK && !output_ok(c, j, h_in, h_ref, h_out)) {
+                j->failed = true;
+            }
+            *failed |= j->failed;
+        }
+    }
+    free(h_in);
+    free(h_ref);
+    free(h_out);
+    return st;
+}
+
+/* Interleaved repetitions: copy, CUB, each scan, copy, ...; each run alone
+ * between two events, after the untimed L2 flush when there is one. */
+static sl_status time_jobs(const cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, size_t count)
+{
+    for (int r = 0; r < c->reps; r++) {
+        if (ctx->progress)
+            fprintf(stderr, "\rbench: repetition %d/%d %16s", r + 1, c->reps, "");
+        for (size_t k = 0; k < count; k++) {
+            cb_job *j = &jobs[k];
+            sl_status st = SL_OK;
+            if (j->failed || j->dropped)
+                continue;
+            if (j->kind == JOB_SCAN)
+                st = sl_dev_arena_next_run(&j->arena);
+            if (st == SL_OK && c->flush_bytes)
+                st = sl_bench_flush(c->d_flush, c->flush_bytes);
+            if (st == SL_OK)
+                st = sl_bench_hold(ctx->hold);
+            if (st == SL_OK)
+                st = sl_bench_event_record(j->ev[0]);
+            if (st == SL_OK)
+                st = run_job(j, c, c->d_out);
+            if (st == SL_OK)
+                st = sl_bench_event_record(j->ev[1]);
+            sl_bench_release(ctx->hold);
+            if (st == SL_OK) /* queued after the stop event: not timed */
+                st = sl_bench_digest(c->d_out, c->n * c->elem, digest_slot(c, k, 1 + r));
+            if (st == SL_OK)
+                st = sl_bench_event_ms(j->ev[0], j->ev[1], &j->ms[r]);
+            if (st != SL_OK) {
+                fprintf(stderr, "\nscanlab: bench: %s failed: %s\n", job_name(j), sl_status_str(st));
+                return st;
+            }
+        }
+    }
+    return SL_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int count)
+{
+    qsort(v, (size_t)count, sizeof *v, cmp_double);
+    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
+}
+
+/* Measures one configuration; appends its rows. *failed is set when a
+ * scan's output was wrong or a wait gave up. */
+static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos, size_t nalgos, cb_rows *rows,
+                         bool *failed)
+{
+    cb_job jobs[CB_MAX_ALGOS + 2];
+    size_t count = 0;
+    memset(jobs, 0, sizeof jobs);
+    sl_status st = setup_cfg(c, ctx);
+    jobs[count++].kind = JOB_COPY;
+    jobs[count++].kind = JOB_CUB;
+    for (size_t a = 0; a < nalgos; a++) {
+        jobs[count].kind = JOB_SCAN;
+        jobs[count++].algo = algos[a];
+    }
+    const size_t digest_bytes = count * (size_t)(c->reps + 1) * sizeof(uint64_t);
+    uint64_t *digests = malloc(digest_bytes);
+    if (st == SL_OK)
+        st = digests ? sl_bench_alloc((void **)&c->d_digest, digest_bytes) : SL_ERR_NOMEM;
+    if (st == SL_OK)
+        st = sl_bench_zero(c->d_digest, digest_bytes);
+    for (size_t k = 0; k < count && st == SL_OK; k++) {
+        jobs[k].ms = calloc((size_t)c->reps, sizeof *jobs[k].ms);
+        st = jobs[k].ms ? SL_OK : SL_ERR_NOMEM;
+        if (st == SL_OK)
+            st = sl_bench_event_new(&jobs[k].ev[0]);
+        if (st == SL_OK)
+            st = sl_bench_event_new(&jobs[k].ev[1]);
+    }
+    if (st == SL_OK)
+        st = warm_up(ctx, c, jobs, count, failed);
+    if (st == SL_OK)
+        st = time_jobs(ctx, c, jobs, count);
+    if (st == SL_OK) {
+        /* a wait that gave up in a timed run */
+        for (size_t k = 0; k < count && st == SL_OK; k++) {
+            int gave_up = 0;
+            if (jobs[k].kind != JOB_SCAN || jobs[k].failed || jobs[k].dropped)
+                continue;
+            st = sl_dev_arena_error(&jobs[k].arena, &gave_up);
+            if (gave_up) {
+                fprintf(stderr, "scanlab: bench: %s: a bounded wait gave up in a timed run (%s)\n",
+                        job_name(&jobs[k]), sl_status_str(SL_ERR_TIMEOUT));
+                jobs[k].failed = *failed = true;
+            }
+        }
+    }
+    if (ctx->progress)
+        fprintf(stderr, "\r%60s\r", "");
+    if (st == SL_OK)
+        st = sl_bench_to_host(digests, c->d_digest, digest_bytes);
+    if (st == SL_OK) {
+        int held_too_long = 0;
+        st = sl_bench_hold_gave_up(ctx->hold, &held_too_long);
+        if (st == SL_OK && held_too_long) {
+            fprintf(stderr, "scanlab: bench: a timed job waited for the GPU inside its timed region\n");
+            st = SL_ERR_CUDA;
+        }
+    }
+    if (st == SL_OK) {
+        const double copy_ms = median_of(jobs[0].ms, c->reps), cub_ms = median_of(jobs[1].ms, c->reps);
+        const double bytes = 2.0 * (double)c->n * (double)c->elem;
+        for (size_t k = 0; k < count && st == SL_OK; k++) {
+            if (jobs[k].failed || jobs[k].dropped)
+                continue;
+            const double ms = k < 2 ? (k == 0 ? copy_ms : cub_ms) : median_of(jobs[k].ms, c->reps);
+            cb_row row = {job_name(&jobs[k]), c->type, c->op, c->exclusive, c->n, c->reps, ms,
+                          bytes / (ms * 1e-3) / 1e9, copy_ms / ms, cub_ms / ms, 0, 0, -1.0, c->resident, true};
+            row.bound = traffic_bound(row.algo);
+            row.repeatable = true;
+            for (int r = 1; r <= c->reps; r++)
+                row.repeatable &= digests[k * (size_t)(c->reps + 1) + (size_t)r] == digests[k * (size_t)(c->reps + 1)];
+            row.bound_ms = copy_ms * row.bound / 2.0;
+            if (is_chained(row.algo) && ctx->handoff_us > 0) {
+                const size_t t = sl_chained_tiles(c->type, c->n, c->block, c->param);
+                row.predicted_ms = (double)t * ctx->handoff_us * 1e-3;
+            }
+            st = rows_push(rows, &row);
+        }
+    }
+    free_jobs(jobs, count);
+    free_cfg(c);
+    free(digests);
+    return st;
+}
+
+static void print_config_header(const cb_ctx *ctx, const cb_row *r, int block, int param)
+{
+    const double data = 2.0 * (double)r->n * SL_TYPE_SIZE(r->type);
+    printf("\n%s (%d SMs, L2 %.0f MiB): n = %zu, %s %s, %s; median of %d runs\n", ctx->gpu.name, ctx->gpu.sms,
+           (double)ctx->gpu.l2_bytes / 1048576.0, r->n, verify_type_name(r->type), verify_op_name(r->op),
+           r->exclusive ? "exclusive" : "inclusive", r->reps);
+    printf("input + output %.1f MiB: %s; GB/s counts 2 * n * %u bytes", data / 1048576.0,
+           r->cache_resident ? "cache-resident (fits the L2)" : "from memory (the L2 is flushed before each run)",
+           SL_TYPE_SIZE(r->type));
+    if (block || param)
+        printf("; --block %d --param %d", block, param);
+    printf("\n\n%-18s %10s %9s %8s %8s %8s %9s %10s %7s\n", "algorithm", "median ms", "GB/s", "of copy", "vs cub",
+           "traffic", "of bound", "model ms", "repeat");
+}
+
+static void print_table(const cb_ctx *ctx, const cb_rows *rows, int block, int param)
+{
+    for (size_t i = 0; i < rows->count; i++) {
+        const cb_row *r = &rows->v[i];
+        if (i == 0 || r->n != rows->v[i - 1].n || r->type != rows->v[i - 1].type || r->op != rows->v[i - 1].op ||
+            r->exclusive != rows->v[i - 1].exclusive)
+            print_config_header(ctx, r, block, param);
+        char model[32] = "-";
+        if (r->predicted_ms >= 0)
+            snprintf(model, sizeof model, "%.3f", r->predicted_ms);
+        printf("%-18s %10.4f %9.1f %8.3f %8.3f %7.0fn %9.3f %10s %7s\n", r->algo, r->median_ms, r->gbps,
+               r->frac_of_copy, r->vs_cub, r->bound, r->bound_ms / r->median_ms, model,
+               r->repeatable ? "same" : "DIFFER");
+    }
+    printf("\nrepeat: whether every timed run's output was bitwise the first run's\n");
+    if (ctx->handoff_us > 0)
+        printf("model ms (chained scans): tiles x one hand-off between two blocks, measured here: %.3f us "
+               "(SMs %d and %d)\n",
+               ctx->handoff_us, ctx->handoff_sm[0], ctx->handoff_sm[1]);
+}
+
+static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int param)
+{
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    json_writer w;
+    json_init(&w, stdout);
+    json_begin_object(&w, NULL);
+    json_string(&w, "device", ctx->gpu.name);
+    json_string(&w, "date", date);
+    json_int(&w, "sms", ctx->gpu.sms);
+    json_uint(&w, "l2_bytes", ctx->gpu.l2_bytes);
+    json_int(&w, "block", block);
+    json_int(&w, "param", param);
+    if (ctx->handoff_us > 0)
+        json_double(&w, "handoff_us", ctx->handoff_us);
+    else
+        json_null(&w, "handoff_us");
+    json_begin_array(&w, "results");
+    for (size_t i = 0; i < rows->count; i++) {
+        const cb_row *r = &rows->v[i];
+        json_begin_object(&w, NULL);
+        json_string(&w, "algo", r->algo);
+        json_string(&w, "type", verify_type_name(r->type));
+        json_string(&w, "op", verify_op_name(r->op));
+        json_bool(&w, "exclusive", r->exclusive);
+        json_uint(&w, "n", r->n);
+        json_double(&w, "median_ms", r->median_ms);
+        json_double(&w, "gbps", r->gbps);
+        json_double(&w, "frac_of_copy", r->frac_of_copy);
+        json_double(&w, "vs_cub", r->vs_cub);
+        json_double(&w, "bound", r->bound);
+        json_double(&w, "bound_ms", r->bound_ms);
+        if (r->predicted_ms >= 0)
+            json_double(&w, "predicted_ms", r->predicted_ms);
+        else
+            json_null(&w, "predicted_ms");
+        json_bool(&w, "cache_resident", r->cache_resident);
+        json_bool(&w, "repeatable", r->repeatable);
+        json_int(&w, "reps", r->reps);
+        json_end_object(&w);
+    }
+    json_end_array(&w);
+    json_end_object(&w);
+    json_finish(&w);
+}
+
+/* The selected scans: names of the algorithm table that are scans and run
+ * on cuda ('copy' and 'cub' are always measured). */
+static sl_status parse_algos(const char *list, const verify_algo **out, size_t *count)
+{
+    char *copy = strdup(list), *save = NULL;
+    sl_status st = copy ? SL_OK : SL_ERR_NOMEM;
+    *count = 0;
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && st == SL_OK; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "cub") == 0 || strcmp(tok, "copy") == 0)
+            continue;
+        const verify_algo *a = verify_find_algo(tok, true);
+        if (!a) {
+            st = SL_ERR_ARG;
+        } else if (a->kind != SL_KIND_SCAN || !verify_algo_runs_on(a, SL_CUDA)) {
+            cli_usage_error("bench: %s is not a scan that runs on cuda", tok);
+            st = SL_ERR_ARG;
+        } else if (*count == CB_MAX_ALGOS) {
+            cli_usage_error("bench: at most %d algorithms", CB_MAX_ALGOS);
+            st = SL_ERR_ARG;
+        } else {
+            out[(*count)++] = a;
+        }
+    }
+    free(copy);
+    return st;
+}
+
+int bench_cuda(const bench_options *o)
+{
+    const verify_algo *algos[CB_MAX_ALGOS];
+    size_t nalgos = 0, *ns = NULL, nn = 0;
+    unsigned types = 0, ops = 0;
+    cb_ctx ctx;
+    cb_rows rows = {NULL, 0, 0};
+    bool failed = false;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.handoff_us = -1.0;
+    ctx.progress = o->progress;
+    sl_status st = parse_algos(o->algos ? o->algos : CB_DEFAULT_ALGOS, algos, &nalgos);
+    if (st == SL_OK)
+        st = cli_parse_size_list("--n", o->n_list ? o->n_list : CB_DEFAULT_N, &ns, &nn);
+    if (st == SL_OK)
+        st = verify_parse_type_list(o->types ? o->types : CB_DEFAULT_TYPES, &types);
+    if (st == SL_OK)
+        st = verify_parse_op_list(o->ops ? o->ops : CB_DEFAULT_OPS, &ops);
+    for (size_t k = 0; st == SL_OK && k < nn; k++)
+        if (ns[k] == 0) {
+            cli_usage_error("--n: the benchmark needs at least 1 element");
+            st = SL_ERR_ARG;
+        }
+    if (st != SL_OK) {
+        free(ns);
+        return cli_exit_code(st);
+    }
+    st = sl_bench_gpu_info(&ctx.gpu);
+    if (st != SL_OK) {
+        free(ns);
+        if (st == SL_ERR_NO_GPU)
+            return cli_usage_error("bench: no GPU present (--backend cuda needs one)");
+        fprintf(stderr, "scanlab: bench: %s\n", sl_status_str(st));
+        return CLI_EXIT_FAILED;
+    }
+    st = sl_bench_hold_new(&ctx.hold);
+    for (size_t a = 0; a < nalgos && ctx.handoff_us < 0 && st == SL_OK; a++)
+        if (is_chained(algos[a]->name)) {
+            double total = 0.0;
+            st = sl_bench_handoff_us(CB_HANDOFF_ROUNDS, &total, &ctx.handoff_sm[0], &ctx.handoff_sm[1]);
+            if (st != SL_OK) {
+                fprintf(stderr, "scanlab: bench: hand-off measurement: %s\n", sl_status_str(st));
+                failed = true;
+                st = SL_OK;
+                break;
+            }
+            ctx.handoff_us = total / (2.0 * CB_HANDOFF_ROUNDS);
+        }
+    for (int t = 0; t < SL_TYPE_COUNT && st == SL_OK; t++)
+        for (int op = 0; op < SL_OP_COUNT && st == SL_OK; op++) {
+            if (!(types & (1u << t)) || !(ops & (1u << op)) || !SL_OP_APPLIES(op, t))
+                continue;
+            for (size_t k = 0; k < nn && st == SL_OK; k++) {
+                cb_cfg c;
+                memset(&c, 0, sizeof c);
+                c.type = (sl_type)t;
+                c.op = (sl_op)op;
+                c.exclusive = o->exclusive;
+                c.n = ns[k];
+                c.elem = SL_TYPE_SIZE(c.type);
+                c.block = o->block;
+                c.param = o->param;
+                c.reps = o->reps > 0 ? o->reps : CB_DEFAULT_REPS;
+                st = cli_check_memory("--n", c.n, c.elem, 3);
+                if (st == SL_OK)
+                    st = measure(&ctx, &c, algos, nalgos, &rows, &failed);
+            }
+        }
+    if (st == SL_OK) {
+        if (o->json)
+            print_json(&ctx, &rows, o->block, o->param);
+        else
+            print_table(&ctx, &rows, o->block, o->param);
+    } else if (st != SL_ERR_ARG) {
+        fprintf(stderr, "scanlab: bench: %s\n", sl_status_str(st));
+    }
+    sl_bench_hold_free(ctx.hold);
+    free(rows.v);
+    free(ns);
+    return st != SL_OK ? cli_exit_code(st) : failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+}
+
+#endif
