@@ -777,7 +777,10 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
         ls->work = s->work - work0;
         ls->steps = steps;
         ls->barriers = s->barriers - bar0;
+        ls->dyn_shared = cfg->shmem;
+        ls->c = s->launch_acc;
     }
+    memset(&s->launch_acc, 0, sizeof s->launch_acc);
     for (unsigned i = 0; i < nres && i < nslots; i++)
         block_retire(&slots[i].b);
     if (!crews_intact() && st == SL_OK) {
