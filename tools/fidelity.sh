@@ -116,7 +116,7 @@ gpu_name=${gpu_name:-gpu}
 
 # --- the simulator, in the background on every core -------------------------
 mkdir -p "$work/sim"
-shards=$(($(nproc) > 3 ? $(nproc) - 2 : 1))
+shards=$(nproc)
 cat "$work"/cases/*.txt | grep -v "^$" | sort -k3,3nr | awk -v k="$shards" '{ print > ("'"$work"'/sim/shard" (NR % k) ".txt") }'
 sim_pids=()
 for shard in "$work"/sim/shard*.txt; do

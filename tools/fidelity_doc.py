@@ -103,7 +103,7 @@ def read_causes(path):
             if len(parts) != 4:
                 continue
             status, kern, metric, cause = parts
-            out.append((re.compile(kern), re.compile(metric), cause, status == "sass"))
+            out.append((re.compile(kern), re.compile(metric), cause, status in ("sass", "definition")))
     return out
 
 
