@@ -121,7 +121,7 @@ cat "$work"/cases/*.txt | grep -v "^$" | sort -k3,3nr | awk -v k="$shards" '{ pr
 sim_pids=()
 for shard in "$work"/sim/shard*.txt; do
     # sizes of the time pass are scaled to the 2^28 launches too
-    timeout -k 5 $((budget + 60)) "$run" sim "$shard" "$device" "$time_scale" >"${shard%.txt}.jsonl" 2>"${shard%.txt}.err" &
+    timeout -k 5 $(($(left) + 30)) "$run" sim "$shard" "$device" "$time_scale" >"${shard%.txt}.jsonl" 2>"${shard%.txt}.err" &
     sim_pids+=($!)
 done
 
