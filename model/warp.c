@@ -2,8 +2,11 @@
  * points, each appending its accesses to a trace; here the traces are
  * grouped into warp-level accesses by (call site, k-th occurrence of the
  * site) and each group is costed: shared-memory wavefronts and bank
- * conflicts, global sectors, divergence. The race shadow sees the traces
- * first, lane by lane in the order the lanes ran. */
+ * conflicts, global sectors, divergence, added to the run's totals and to
+ * the launch's own counts (loads and stores apart, as Nsight Compute counts
+ * them); strong global accesses also feed the wait chains (chain.c). The
+ * race shadow sees the traces first, lane by lane in the order the lanes
+ * ran. */
 #include <stdlib.h>
 #include <string.h>
 
