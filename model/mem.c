@@ -497,6 +497,10 @@ uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t 
     site_first_use(site, size, MODEL_RD | MODEL_ATOMIC);
     uintptr_t addr;
     const malloc_t *al = checked(t, p, 0, size, site, &addr);
+    /* recorded for the warp's accounting before the thread parks, with the
+     * lanes that reached the same point in this sweep */
+    if (model_L.accounting)
+        trace_push(t, site, addr);
     spin_point(t, addr, site);
     if (model_L.abort)
         return 0;
@@ -529,8 +533,6 @@ uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t 
     const int akind = MODEL_ATOMIC | (nv != old ? MODEL_WR : MODEL_RD);
     if (model_L.accounting) {
         model_shadow_catch_up(t);
-        trace_push(t, site, addr);
-        t->tr_shadow = t->pub.tr_next;
         model_shadow_access(t, addr, (uint32_t)size, akind, MODEL_SCOPE_GPU, site);
     }
     if (!al->shared) {

@@ -76,12 +76,28 @@ typedef struct {
     uint64_t divergent_issues, issues;
 } model_site_stats;
 
+/* The counts of one launch that Nsight Compute also measures, loads and
+ * stores apart (docs/metrics.md, "Per launch"). */
+typedef struct {
+    uint64_t shared_ld, shared_st;                       /* warp-level shared loads, stores */
+    uint64_t shared_ld_wavefronts, shared_st_wavefronts; /* their wavefronts */
+    uint64_t shared_ld_conflicts, shared_st_conflicts;   /* and bank conflicts */
+    uint64_t shared_atom;                                /* warp-level shared atomics */
+    uint64_t global_ld_sectors, global_st_sectors;       /* 32-byte sectors of loads, stores */
+    uint64_t global_poll_sectors; /* of the loads: strong (volatile, relaxed, acquire) ones */
+    uint64_t global_atom_sectors; /* atomics (counted as loads in the run's totals) */
+    uint64_t divergent_branches;
+    uint64_t chain; /* cross-block waits on the longest chain of them */
+} model_launch_counts;
+
 /* One kernel launch. */
 typedef struct {
     const char *name; /* the kernel's instantiated name */
     unsigned blocks, threads_per_block;
     uint64_t work, steps, barriers;
     bool reads_block_idx; /* some thread read blockIdx */
+    size_t dyn_shared;        /* dynamic shared bytes per block */
+    model_launch_counts c;    /* this launch's counts */
 } model_launch_stats;
 #define MODEL_MAX_LAUNCH_RECORDS 32
 
@@ -100,6 +116,8 @@ typedef struct {
     model_finding race[MODEL_MAX_REPORTS];
     bool has_error;
     model_finding error;
+    /* the counts of the launch in progress (copied into its record) */
+    model_launch_counts launch_acc;
     /* the first MODEL_MAX_LAUNCH_RECORDS launches */
     model_launch_stats launch[MODEL_MAX_LAUNCH_RECORDS];
     size_t nlaunch_records;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "model/timemodel.h"
 
 #define WORST_SITES 5
 
@@ -45,6 +46,23 @@ void model_print(FILE *f, const model_stats *s)
             const model_launch_stats *l = &s->launch[i];
             fprintf(f, "%-36s %8u %8u %12llu %8llu %10llu\n", l->name, l->blocks, l->threads_per_block,
                     (unsigned long long)l->work, (unsigned long long)l->steps, (unsigned long long)l->barriers);
+        }
+    }
+    if (s->nlaunch_records) {
+        fprintf(f, "\nper launch, as Nsight Compute counts (shared: warp-level instructions, wavefronts, conflicts;\n"
+                   "global: 32-byte sectors; chain: cross-block waits in series):\n");
+        fprintf(f, "%-36s %15s %15s %15s %15s %11s %6s\n", "launch", "shared ld", "shared st", "global ld", "global st",
+                "div branch", "chain");
+        for (size_t i = 0; i < s->nlaunch_records; i++) {
+            const model_launch_counts *c = &s->launch[i].c;
+            char ld[48], st[48];
+            snprintf(ld, sizeof ld, "%llu/%llu/%llu", (unsigned long long)c->shared_ld,
+                     (unsigned long long)c->shared_ld_wavefronts, (unsigned long long)c->shared_ld_conflicts);
+            snprintf(st, sizeof st, "%llu/%llu/%llu", (unsigned long long)c->shared_st,
+                     (unsigned long long)c->shared_st_wavefronts, (unsigned long long)c->shared_st_conflicts);
+            fprintf(f, "%-36s %15s %15s %15llu %15llu %11llu %6llu\n", s->launch[i].name, ld, st,
+                    (unsigned long long)c->global_ld_sectors, (unsigned long long)c->global_st_sectors,
+                    (unsigned long long)c->divergent_branches, (unsigned long long)c->chain);
         }
     }
     const model_site_stats **worst = malloc((s->nsites + 1) * sizeof *worst);
@@ -95,4 +113,26 @@ void model_print_findings(FILE *f, const model_stats *s)
                 (unsigned long long)(s->races - MODEL_MAX_REPORTS));
     if (s->has_error)
         print_finding(f, &s->error);
+}
+
+void model_time_print(FILE *f, const model_stats *s, const model_device *d)
+{
+    if (!d) {
+        fprintf(f, "\npredicted time: no GPU measured yet (tools/gpu-check.sh fidelity measures one)\n");
+        return;
+    }
+    if (!s->nlaunch_records)
+        return;
+    fprintf(f, "\npredicted time on %s (%s; constants measured %s):\n", d->name, d->gpu, d->measured);
+    fprintf(f, "%-36s %12s %10s %10s %10s %10s %10s  %s\n", "launch", "total us", "launch", "memory", "shared",
+            "latency", "chain", "bound");
+    double sum = 0;
+    for (size_t i = 0; i < s->nlaunch_records; i++) {
+        model_time t = model_time_predict(d, &s->launch[i]);
+        sum += t.total;
+        fprintf(f, "%-36s %12.2f %10.2f %10.2f %10.2f %10.2f %10.2f  %s\n", s->launch[i].name, t.total / 1e3,
+                t.launch / 1e3, t.memory / 1e3, t.shared / 1e3, t.latency / 1e3, t.chain / 1e3, t.bound);
+    }
+    fprintf(f, "%-36s %12.2f%s\n", "all launches", sum / 1e3,
+            s->launches > s->nlaunch_records ? " (the recorded launches only)" : "");
 }

@@ -1019,7 +1019,10 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
         ls->steps = steps;
         ls->barriers = s->barriers - bar0;
         ls->reads_block_idx = model_L.id_read;
+        ls->dyn_shared = cfg->shmem;
+        ls->c = s->launch_acc;
     }
+    memset(&s->launch_acc, 0, sizeof s->launch_acc);
     for (unsigned i = 0; i < nres && i < nslots; i++)
         block_retire(&slots[i].b);
     if (!crews_intact() && st == SL_OK) {

@@ -2,11 +2,15 @@
  * points, each appending its accesses to a trace; here the traces are
  * grouped into warp-level accesses by (call site, k-th occurrence of the
  * site) and each group is costed: shared-memory wavefronts and bank
- * conflicts, global sectors, divergence. The race shadow sees the traces
- * first, lane by lane in the order the lanes ran. */
+ * conflicts, global sectors, divergence, added to the run's totals and to
+ * the launch's own counts (loads and stores apart, as Nsight Compute counts
+ * them); strong global accesses also feed the wait chains (chain.c). The
+ * race shadow sees the traces first, lane by lane in the order the lanes
+ * ran. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain.h"
 #include "internal.h"
 
 /* Words or sectors one warp-level access can touch (16-byte accesses by 32
@@ -142,10 +146,22 @@ static void record(model_stats *s, const model_site *site, bool shared, unsigned
         if (ss)
             ss->divergent_issues++;
     }
+    model_launch_counts *lc = &s->launch_acc;
     if (shared) {
         unsigned wf = units_;
         unsigned ideal = size > MODEL_BANK_BYTES ? size / MODEL_BANK_BYTES : 1;
         unsigned conflicts = wf > ideal ? wf - ideal : 0;
+        if (site->kind & MODEL_ATOMIC) {
+            lc->shared_atom++;
+        } else if (site->kind & MODEL_WR) {
+            lc->shared_st++;
+            lc->shared_st_wavefronts += wf;
+            lc->shared_st_conflicts += conflicts;
+        } else {
+            lc->shared_ld++;
+            lc->shared_ld_wavefronts += wf;
+            lc->shared_ld_conflicts += conflicts;
+        }
         s->shared_accesses++;
         s->shared_wavefronts += wf;
         s->bank_conflicts += conflicts;
@@ -164,6 +180,15 @@ static void record(model_stats *s, const model_site *site, bool shared, unsigned
         } else {
             s->global_load_sectors += k;
             s->global_load_elems += n;
+        }
+        if (site->kind & MODEL_ATOMIC)
+            lc->global_atom_sectors += k;
+        else if (site->kind & MODEL_WR)
+            lc->global_st_sectors += k;
+        else {
+            lc->global_ld_sectors += k;
+            if (site->kind & MODEL_STRONG)
+                lc->global_poll_sectors += k;
         }
         if (ss) {
             ss->global_accesses++;
@@ -188,6 +213,8 @@ static void account(model_stats *s, const mblock *b, const entp *e, unsigned n, 
             size = e[i]->site->size;
     }
     const bool shared = is_shared(b, e[0]->addr);
+    if (!shared && uniform && model_chain_site(e[0]->site))
+        model_chain_note(s, b, e[0]->site, addr, n);
     unsigned u = !uniform ? 0 : shared ? wavefronts_fast(addr, n, size) : sectors_fast(addr, n, size);
     if (u == 0)
         u = shared ? wavefronts_general(e, n) : sectors(e, n);
@@ -203,6 +230,8 @@ static void account_same(model_stats *s, const mblock *b, mthread *const *ln, un
     for (unsigned i = 0; i < nl; i++)
         addr[i] = ln[i]->tr[k].addr;
     const bool shared = is_shared(b, addr[0]);
+    if (!shared && model_chain_site(site))
+        model_chain_note(s, b, site, addr, nl);
     unsigned u = shared ? wavefronts_fast(addr, nl, site->size) : sectors_fast(addr, nl, site->size);
     if (u == 0) {
         entp grp[MODEL_WARP_SIZE];
@@ -315,6 +344,7 @@ void model_warp_flush(mblock *b, unsigned w)
             account_same(s, b, ln, nl, k, existing);
     } else {
         s->divergent_branches++;
+        s->launch_acc.divergent_branches++;
         account_diverged(s, b, ln, nl, existing);
     }
     for (unsigned i = 0; i < nl; i++)

@@ -19,12 +19,14 @@
 #   cub.log      cub::DeviceScan through the harness, and run-to-run
 #                determinism of float scans, ours against CUB's
 #   report.tar.gz  scanlab report with the GPU section live
+#   fidelity-*     the simulator's counts against Nsight Compute's, and the
+#                  time model's constants (tools/fidelity.sh says which files)
 #
 # The host needs MPFR/GMP/cmocka headers: tools/gpu-deps.sh unpacks them into
 # .carry/root on a Debian machine; this script points the compiler there.
 #
 #   tools/gpu-check.sh [stage ...]    stages: build test verify bench gpubench
-#                                     experiments sass cub report (default all)
+#                                     experiments sass cub report fidelity (default all)
 #
 # Every command of the GPU stages runs under a time limit (`limit`), so no
 # stage can hang; a kernel's own waits give up with SL_ERR_TIMEOUT first.
@@ -42,7 +44,7 @@ if [ -d "$carry" ]; then
 fi
 export PATH=/usr/local/cuda/bin:$PATH
 build=$root/build-gpu
-stages=${*:-build test verify bench gpubench experiments sass cub report}
+stages=${*:-build test verify bench gpubench experiments sass cub report fidelity}
 summary=$out/summary.txt
 : >"$summary"
 
@@ -236,6 +238,12 @@ do_sass() {
     sh "$root/cuda/sass_check/compare.sh" 90 >"$out/sass.log" 2>&1
 }
 
+# The simulator against the GPU's counters (docs/model-fidelity.md): about
+# three minutes on a 16-core H100 host; bounded, so that it cannot hang.
+do_fidelity() {
+    FIDELITY_BUDGET=${FIDELITY_BUDGET:-180} timeout -k 10 300 bash "$root/tools/fidelity.sh" "$build" "$out"
+}
+
 status=0
 for st in $stages; do
     case $st in
@@ -248,6 +256,7 @@ for st in $stages; do
     sass) stage sass do_sass || status=1 ;;
     cub) stage cub do_cub || status=1 ;;
     report) stage report do_report || status=1 ;;
+    fidelity) stage fidelity do_fidelity || status=1 ;;
     *) echo "unknown stage $st" >&2; exit 2 ;;
     esac
 done

@@ -14,6 +14,7 @@
 #include "verify/harness/inputs.h"
 #include "verify/formats/json.h"
 #include "model/model.h"
+#include "model/timemodel.h"
 
 #define SIM_DEFAULT_N 4096
 #define SIM_DEFAULT_SEED 1
@@ -86,6 +87,31 @@ static size_t check_result(const sl_scan_args *a, const verify_algo *al, const v
     return bad;
 }
 
+/* A launch's per-launch counts (docs/metrics.md) and its predicted time
+ * on the measured device (null when none was measured). */
+static void print_json_launch_counts(json_writer *w, const model_launch_stats *l)
+{
+    const model_launch_counts *c = &l->c;
+    json_uint(w, "shared_ld", c->shared_ld);
+    json_uint(w, "shared_st", c->shared_st);
+    json_uint(w, "shared_ld_wavefronts", c->shared_ld_wavefronts);
+    json_uint(w, "shared_st_wavefronts", c->shared_st_wavefronts);
+    json_uint(w, "shared_ld_conflicts", c->shared_ld_conflicts);
+    json_uint(w, "shared_st_conflicts", c->shared_st_conflicts);
+    json_uint(w, "shared_atom", c->shared_atom);
+    json_uint(w, "global_ld_sectors", c->global_ld_sectors);
+    json_uint(w, "global_st_sectors", c->global_st_sectors);
+    json_uint(w, "global_poll_sectors", c->global_poll_sectors);
+    json_uint(w, "global_atom_sectors", c->global_atom_sectors);
+    json_uint(w, "divergent_branches", c->divergent_branches);
+    json_uint(w, "chain", c->chain);
+    const model_device *d = model_device_find(NULL);
+    if (d)
+        json_double(w, "predicted_ns", model_time_predict(d, l).total);
+    else
+        json_null(w, "predicted_ns");
+}
+
 static void print_json(const sl_scan_args *a, const char *algo, const model_stats *s, size_t bad,
                        sl_status st)
 {
@@ -128,6 +154,7 @@ static void print_json(const sl_scan_args *a, const char *algo, const model_stat
         json_uint(&w, "work", l->work);
         json_uint(&w, "steps", l->steps);
         json_uint(&w, "barriers", l->barriers);
+        print_json_launch_counts(&w, l);
         json_end_object(&w);
     }
     json_end_array(&w);
@@ -300,6 +327,7 @@ int cmd_simulate(int argc, char **argv)
         printf("%s on sim: n = %zu, %s, %s, %s\n", algo, n, verify_type_name(type), verify_op_name(op),
                exclusive ? "exclusive" : "inclusive");
         model_print(stdout, &s);
+        model_time_print(stdout, &s, model_device_find(NULL));
         printf("\nresult: %s\n", st != SL_OK ? "not produced" : bad ? "WRONG" : "correct");
     }
     if (refused)

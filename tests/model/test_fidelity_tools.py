@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""tools/fidelity_join.py and tools/fidelity_doc.py on a synthetic Nsight
+Compute log: the simulator's own launches (tools/fidelity_run sim), written
+as ncu would print them, with one count changed, one launch missing from
+the log and a units row and ==PROF== lines to skip.
+
+  test_fidelity_tools.py FIDELITY_RUN TOOLS_DIR
+
+Exits 0 when every check holds, 1 with the failed check on stderr. No
+figure here is a GPU measurement: the log is made up from the simulator's
+counts, which is what lets the checks be exact."""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+run, tools = sys.argv[1], sys.argv[2]
+sys.path.insert(0, tools)
+import fidelity_data  # noqa: E402
+import fidelity_join  # noqa: E402
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAILED: " + what, file=sys.stderr)
+
+
+DEVICE = """name = testgpu
+gpu = Test GPU
+measured = synthetic, for the test
+sms = 4
+threads_per_sm = 2048
+blocks_per_sm = 32
+copy_bytes_per_ns = 100
+dram_rtt_ns = 500
+l2_rtt_ns = 200
+chain_link_ns = 1000
+smem_wavefronts_per_ns = 2
+smem_rtt_ns = 10
+launch_ns = 2000
+"""
+
+with tempfile.TemporaryDirectory() as d:
+    cases_dir, ncu_dir = os.path.join(d, "cases"), os.path.join(d, "ncu")
+    os.mkdir(cases_dir)
+    os.mkdir(ncu_dir)
+    with open(os.path.join(cases_dir, "kogge-stone-db.txt"), "w") as f:
+        f.write("kogge-stone-db i32 2048 0 0\nkogge-stone-db i64 4096 256 0\n")
+    with open(os.path.join(cases_dir, "chained-ticket.txt"), "w") as f:
+        f.write("chained-ticket i32 98304 128 0\nchained-ticket i32 196608 128 0\n")
+    device = os.path.join(d, "device.txt")
+    with open(device, "w") as f:
+        f.write(DEVICE)
+    allcases = os.path.join(d, "all.txt")
+    with open(allcases, "w") as f:
+        for name in ("kogge-stone-db", "chained-ticket"):
+            f.write(open(os.path.join(cases_dir, name + ".txt")).read())
+    sim = subprocess.run([run, "sim", allcases, device], capture_output=True, text=True)
+    check(sim.returncode == 0, f"fidelity_run sim exit {sim.returncode}: {sim.stderr}")
+    simrows = [json.loads(l) for l in sim.stdout.splitlines() if l.strip()]
+    check(len(simrows) >= 6, f"simulated launches: {len(simrows)}")
+    check(all(r["predicted_ns"] > 0 for r in simrows), "every launch has a predicted time")
+    # tiles of 128 threads x 24 items: 98304 elements are 32 tiles, each
+    # waiting for the one before; every persistent block draws one ticket
+    # per tile it takes and one past the last tile, one sector each
+    chained = [r for r in simrows if r["algo"] == "chained-ticket" and r["n"] == 98304]
+    check(len(chained) == 1 and chained[0]["chain"] == 31, "chained-ticket at 98304/128: 32 tiles, 31 waits")
+    check(chained and chained[0]["global_atom_sectors"] == 32 + chained[0]["blocks"],
+          "one atomic ticket per tile and one past the end per block, one sector each")
+
+    head = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size",
+            "Grid Size", "Device", "CC"] + [m for m, _ in fidelity_join.METRICS] + [fidelity_join.TIME]
+    changed = None
+    for name in ("kogge-stone-db", "chained-ticket"):
+        buf = io.StringIO()
+        w = csv.writer(buf, quoting=csv.QUOTE_ALL)
+        w.writerow(head)
+        w.writerow([""] * 11 + ["" for _ in fidelity_join.METRICS] + ["ns"])
+        i = 0
+        for r in simrows:
+            if r["algo"] != name:
+                continue
+            if name == "chained-ticket" and r["n"] == 196608:
+                continue  # a case whose run failed: not in the log
+            vals = [r[f] for _, f in fidelity_join.METRICS]
+            if changed is None and r["shared_ld"] > 0:
+                vals[4] = r["shared_ld"] - 30  # the compiler merged some loads
+                changed = (r["kernel"], r["launch"], r["shared_ld"], r["shared_ld"] - 30)
+            w.writerow([str(i), "1", "fidelity_run", "host", r["kernel"] + "_cuda", "1", "7",
+                        f"({r['block']}, 1, 1)", f"({r['blocks']}, 1, 1)", "0", "9.0"] +
+                       [f"{v:,}" for v in vals] + [str(round(r["predicted_ns"] * 1.1))])
+            i += 1
+        with open(os.path.join(ncu_dir, name + ".csv"), "w") as f:
+            f.write("==PROF== Connected to process 1\n" + buf.getvalue() + "==PROF== Disconnected\n")
+    with open(os.path.join(d, "sim.jsonl"), "w") as f:
+        f.write(sim.stdout)
+    j = subprocess.run([sys.executable, os.path.join(tools, "fidelity_join.py"), "join", "--sim",
+                        os.path.join(d, "sim.jsonl"), "--ncu", ncu_dir, "--cases", cases_dir, "--device", device],
+                       capture_output=True, text=True)
+    check(j.returncode == 0, f"join exit {j.returncode}: {j.stderr}")
+    doc = json.loads(j.stdout)
+    check(doc["device"] == "Test GPU", "device name from the constants")
+    rows = doc["rows"]
+    joined = [r for r in simrows if not (r["algo"] == "chained-ticket" and r["n"] == 196608)]
+    per = len(fidelity_join.METRICS) + 1
+    check(len(rows) == per * len(joined), f"rows: {len(rows)}, want {per * len(joined)}")
+    check(any("chained-ticket i32 196608" in p for p in doc["problems"]), "the missing case is reported")
+    diffs = [r for r in rows if r["predicted"] != r["measured"] and r["metric"] != fidelity_join.TIME]
+    check(len(diffs) == 1 and (diffs[0]["kernel"], diffs[0]["launch"], diffs[0]["predicted"],
+                               diffs[0]["measured"]) == changed, f"the one difference: {diffs}")
+    s = fidelity_data.summarise(rows)
+    exact, total = s["per_metric"]["smsp__sass_inst_executed_op_shared_ld.sum"]
+    check(total == len(joined) and exact == len(joined) - 1, f"shared ld exact {exact} of {total}")
+    polls = [r for r in rows if r.get("poll_sectors")]
+    check(len(polls) == 1 and polls[0]["algo"] == "chained-ticket", "the polling launch is marked")
+    check(s["goals"]["sectors_total"] == len(joined) - 1, "polling launches are not held to exact sectors")
+    times = [r for r in rows if r["metric"] == fidelity_join.TIME]
+    check(all(abs(r["measured"] - 1.1 * r["predicted"]) <= 1 for r in times), "time rows carry both times")
+
+    data = os.path.join(d, "fidelity.json")
+    with open(data, "w") as f:
+        f.write(j.stdout)
+    causes = os.path.join(d, "causes.txt")
+    with open(causes, "w") as f:
+        f.write("sass | ksdb_scan | _op_shared_ld | the compiler hoisted a load common to both branches\n")
+    md = os.path.join(d, "page.md")
+    g = subprocess.run([sys.executable, os.path.join(tools, "fidelity_doc.py"), data, causes, md],
+                       capture_output=True, text=True)
+    check(g.returncode == 0, f"doc exit {g.returncode}: {g.stderr}")
+    text = open(md).read()
+    check("the compiler hoisted a load common to both branches |" in text, "the cause is beside the difference")
+    check(f"| `smsp__sass_inst_executed_op_shared_ld.sum` | {total} | {exact} |" in text, "the exact share")
+    g = subprocess.run([sys.executable, os.path.join(tools, "fidelity_doc.py"), os.path.join(d, "none.json"),
+                        causes, md], capture_output=True, text=True)
+    check(g.returncode == 0 and "No GPU run has been recorded yet" in open(md).read(), "no data: said so")
+
+print(f"{0 if failures else 1} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)

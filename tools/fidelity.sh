@@ -1,0 +1,189 @@
+#!/bin/bash
+# The simulator's counts held against the GPU's own (docs/model-fidelity.md).
+# Run on a GPU host with Nsight Compute (tools/gpu-check.sh fidelity does):
+#
+#   tools/fidelity.sh BUILD OUT
+#
+# BUILD is a CUDA build (meson -Dcuda=enabled); results go to OUT:
+#   fidelity-<gpu>.json     one row per launch and metric, predicted beside
+#                           measured: copy it to docs/data/, then run
+#                           tools/fidelity_doc.py to regenerate the page
+#   fidelity-device.txt     the time model's constants, measured here
+#   fidelity-device.def     the same as a line for model/devices.def
+#   fidelity.log            what ran, how long, what failed
+#   fidelity-work.tar.gz    cases, simulator output, Nsight Compute CSV and
+#                           logs, the SASS of the compared kernels
+#
+# The same launches run in the simulator (tools/fidelity_run sim) and on the
+# GPU under ncu (tools/fidelity_run cuda): every block-level scan, device-level
+# scan and reduction of cuda/kernels.def, i32 and i64 add, at FIDELITY_SIZES
+# with the default block and at 65536 with block FIDELITY_BLOCK too; then the
+# scans' times at 2^24 and 2^28. Every ncu run is bounded by `timeout` and by
+# FIDELITY_BUDGET seconds (default 200) for the whole stage; a failed one
+# leaves its log in the work archive and its launches out of the table
+# (fidelity.log names them); the times run first, then the counters one
+# algorithm at a time while the budget lasts.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:?usage: tools/fidelity.sh BUILD OUT}
+out=${2:?usage: tools/fidelity.sh BUILD OUT}
+build=$(cd "$build" && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+sizes=${FIDELITY_SIZES:-2048 65536 1048576}
+types=${FIDELITY_TYPES:-i32 i64}
+extra_block=${FIDELITY_BLOCK:-128}
+time_sizes=${FIDELITY_TIME_SIZES:-16777216}
+time_scale=${FIDELITY_TIME_SCALE:-16}
+budget=${FIDELITY_BUDGET:-200}
+# two-level's default differs between the backends (ranges to fill the GPU
+# against 8 in the simulator): give both the same
+params=${FIDELITY_PARAMS:-two-level=132}
+metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+metrics+=,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
+metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+metrics+=,smsp__sass_branch_targets_threads_divergent.sum,gpu__time_duration.sum
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+log=$out/fidelity.log
+: >"$log"
+t_start=$SECONDS
+status=0
+say() { echo "[$((SECONDS - t_start))s] $*" | tee -a "$log"; }
+left() { echo $((budget - (SECONDS - t_start))); }
+run=$build/tools/fidelity_run
+ubench=$build/tools/fidelity_ubench
+python=$(command -v python3)
+for x in "$run" "$ubench" "$python"; do
+    [ -x "$x" ] || { say "missing $x (a CUDA build of scanlab, and python3, are needed)"; exit 2; }
+done
+command -v ncu >/dev/null || { say "ncu (Nsight Compute) not found"; exit 2; }
+
+# --- the launch set, from cuda/kernels.def ------------------------------------
+param_of() { # algo
+    local p
+    for p in $params; do [ "${p%%=*}" = "$1" ] && { echo "${p#*=}"; return; }; done
+    echo 0
+}
+algos=$(sed -n 's/^SL_KERNEL([a-z_0-9]*, *\(block\|device\|reduce\), *\(SCAN\|REDUCE\), *"\([^"]*\)".*/\2 \3/p' \
+    "$root/cuda/kernels.def")
+listed=$("$build/scanlab" list)
+mkdir -p "$work/cases"
+scans=""
+for entry in $(echo "$algos" | tr ' ' ':'); do
+    kind=${entry%%:*} algo=${entry#*:}
+    # only what this build runs on both backends
+    echo "$listed" | grep -qE "^$algo +[a-z]+ +sim,cuda" || { say "skip $algo: not sim,cuda in this build"; continue; }
+    p=$(param_of "$algo")
+    for t in $types; do
+        for n in $sizes; do echo "$algo $t $n 0 $p"; done
+    done >"$work/cases/$algo.txt"
+    echo "$algo i32 65536 $extra_block $p" >>"$work/cases/$algo.txt"
+    if [ "$kind" = SCAN ]; then
+        scans+=" $algo"
+        for n in $time_sizes; do echo "$algo i32 $n 0 $p"; done >>"$work/cases/time.txt"
+    fi
+done
+say "launch set: $(cat "$work"/cases/*.txt | wc -l) cases over $(ls "$work/cases" | grep -vc time) algorithms"
+
+# --- device constants -----------------------------------------------------------
+measured="$(date -u +%Y-%m-%d), tools/gpu-check.sh fidelity"
+if ! timeout -k 5 60 "$ubench" all "$measured" >"$work/device.txt" 2>"$work/ubench.log"; then
+    say "fidelity_ubench failed (log in the work archive)"
+    cat "$work/ubench.log" >>"$log"
+    device=-
+    status=1
+else
+    timeout -k 5 60 ncu --csv --page raw --print-units base --clock-control none --metrics gpu__time_duration.sum \
+        --log-file "$work/ncu-empty.csv" "$ubench" empty >"$work/ncu-empty.log" 2>&1
+    if launch_ns=$("$python" "$root/tools/fidelity_join.py" median-time "$work/ncu-empty.csv"); then
+        echo "launch_ns = $launch_ns" >>"$work/device.txt"
+        device=$work/device.txt
+        cp "$device" "$out/fidelity-device.txt"
+        "$python" "$root/tools/fidelity_join.py" device-def "$device" >"$out/fidelity-device.def"
+        say "device constants: $(grep -v '^#' "$device" | tr '\n' ';')"
+    else
+        say "empty-kernel timing under ncu failed (ncu-empty.log in the work archive)"
+        device=-
+        status=1
+    fi
+fi
+gpu_name=$(sed -n 's/^name = //p' "$work/device.txt" 2>/dev/null)
+gpu_name=${gpu_name:-gpu}
+
+# --- the simulator, in the background on every core -------------------------
+mkdir -p "$work/sim"
+shards=$(nproc)
+cat "$work"/cases/*.txt | grep -v "^$" | sort -k3,3nr | awk -v k="$shards" '{ print > ("'"$work"'/sim/shard" (NR % k) ".txt") }'
+sim_pids=()
+for shard in "$work"/sim/shard*.txt; do
+    # sizes of the time pass are scaled to the 2^28 launches too
+    timeout -k 5 $(($(left) + 30)) "$run" sim "$shard" "$device" "$time_scale" >"${shard%.txt}.jsonl" 2>"${shard%.txt}.err" &
+    sim_pids+=($!)
+done
+
+# --- Nsight Compute: counters, then times -------------------------------------
+mkdir -p "$work/ncu"
+profile() { # name, cases file, metrics, seconds
+    local name=$1 cases=$2 m=$3 cap=$4 rest
+    rest=$(($(left) - 20))
+    [ "$cap" -gt "$rest" ] && cap=$rest
+    if [ "$cap" -le 5 ]; then
+        say "ncu $name: skipped, the stage's budget of ${budget}s is spent"
+        return 1
+    fi
+    local t0=$SECONDS
+    timeout -k 10 "$cap" ncu --csv --page raw --print-units base --clock-control none \
+        --kernel-name regex:'_cuda$' --metrics "$m" --log-file "$work/ncu/$name.csv" \
+        "$run" cuda "$cases" >"$work/ncu/$name.log" 2>&1
+    local rc=$?
+    say "ncu $name: rc=$rc, $((SECONDS - t0))s, $(grep -c ': ok$' "$work/ncu/$name.log") of $(grep -cv '^ *\(#\|$\)' "$cases") cases ok"
+    [ $rc = 0 ] || tail -5 "$work/ncu/$name.log" | sed 's/^/    /' >>"$log"
+    return $rc
+}
+# times first (one pass each), so that a spent budget costs counters only
+if [ -s "$work/cases/time.txt" ]; then
+    profile time "$work/cases/time.txt" gpu__time_duration.sum 60 || status=1
+    # the scaled sizes: the same scans, n times time_scale
+    awk -v s="$time_scale" '{ $3 = $3 * s; print }' "$work/cases/time.txt" >"$work/cases/time-scaled.txt"
+    profile time-scaled "$work/cases/time-scaled.txt" gpu__time_duration.sum 90 || status=1
+fi
+for cases in "$work"/cases/*.txt; do
+    name=$(basename "$cases" .txt)
+    case $name in time*) continue ;; esac
+    profile "$name" "$cases" "$metrics" 60 || status=1
+done
+
+# --- SASS of the compared kernels -------------------------------------------
+if command -v cuobjdump >/dev/null; then
+    cuobjdump -sass "$run" >"$work/sass-all.txt" 2>"$work/cuobjdump.log" || say "cuobjdump failed"
+    "$python" "$root/tools/fidelity_join.py" sass "$work/sass-all.txt" "$work/sass.txt" "$work/sass.json" ||
+        say "SASS summary failed"
+    rm -f "$work/sass-all.txt"
+else
+    say "cuobjdump not found: no SASS"
+fi
+
+# --- join ---------------------------------------------------------------------
+for pid in "${sim_pids[@]}"; do
+    wait "$pid" || { say "a simulator shard failed (sim/*.err in the work archive)"; status=1; }
+done
+cat "$work"/sim/shard*.jsonl >"$work/sim.jsonl" 2>/dev/null
+cat "$work"/sim/shard*.err >>"$log" 2>/dev/null
+result=$out/fidelity-$gpu_name.json
+if "$python" "$root/tools/fidelity_join.py" join --sim "$work/sim.jsonl" --ncu "$work/ncu" \
+    --cases "$work/cases" --device "$device" --sass "$work/sass.json" --scale "$time_scale" \
+    --command "tools/gpu-check.sh fidelity" >"$result.tmp" 2>>"$log"; then
+    mv "$result.tmp" "$result"
+    say "wrote $(basename "$result"): $(grep -c '"metric"' "$result") rows"
+else
+    rm -f "$result.tmp"
+    say "join failed"
+    status=1
+fi
+tar -czf "$out/fidelity-work.tar.gz" -C "$work" . 2>/dev/null
+say "done, status $status"
+exit $status

@@ -1,0 +1,115 @@
+"""The fidelity data (docs/data/fidelity-<gpu>.json) summarised: what
+tools/fidelity_doc.py prints, and model/fidelity.c computes the same for
+`scanlab report`.
+
+A row: {"algo", "kernel", "type", "n", "block", "launch", "blocks",
+"metric", "predicted", "measured", ...}; time rows (gpu__time_duration.sum)
+add "bytes" (global bytes the simulator counted), "bound", "chain",
+"scaled"; global load rows of polling kernels add "poll_sectors".
+"""
+import itertools
+
+from fidelity_join import METRICS, TIME  # noqa: F401  (re-exported)
+
+BIG_BYTES = 1 << 20     # launches moving more than this are held to the 25% goal
+TIME_TOLERANCE = 0.25
+SHARED = [m for m, f in METRICS if "shared" in f and ("wavefronts" in f or "conflicts" in f)]
+SECTORS = [m for m, f in METRICS if f.startswith("global_")]
+
+
+def short(metric):
+    """A column name: l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum -> conflicts ld"""
+    names = {"bank_conflicts": "conflicts", "wavefronts": "wavefronts", "inst_executed": "shared inst",
+             "t_sectors": "global sectors", "branch_targets": "div branches", "time_duration": "time"}
+    word = next((v for k, v in names.items() if k in metric), metric)
+    side = " ld" if "_ld.sum" in metric else " st" if "_st.sum" in metric else ""
+    return word + side
+
+
+def launch_key(r):
+    return (r["algo"], r["kernel"], r["type"], r["n"], r["block"], r["launch"])
+
+
+def per_launch(rows):
+    """[(key, {metric: row})] in the file's order."""
+    out, index = [], {}
+    for r in rows:
+        k = launch_key(r)
+        if k not in index:
+            index[k] = len(out)
+            out.append((k, {}))
+        out[index[k]][1][r["metric"]] = r
+    return out
+
+
+def polling(bym):
+    r = bym.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+    return bool(r and r.get("poll_sectors"))
+
+
+def summarise(rows):
+    per_metric = {}
+    for m, _ in METRICS:
+        rs = [r for r in rows if r["metric"] == m and r["measured"] is not None]
+        per_metric[m] = (sum(r["predicted"] == r["measured"] for r in rs), len(rs))
+    launches = per_launch(rows)
+    shared_exact = shared_total = 0
+    kernels = set()
+    sectors_exact = sectors_total = 0
+    sectors_off = set()
+    for key, bym in launches:
+        rs = [bym[m] for m in SHARED if m in bym and bym[m]["measured"] is not None]
+        if len(rs) == len(SHARED):
+            shared_total += 1
+            kernels.add(key[1].rsplit("_", 2)[0])  # the kernel, whatever its type
+            shared_exact += all(r["predicted"] == r["measured"] for r in rs)
+        rs = [bym[m] for m in SECTORS if m in bym and bym[m]["measured"] is not None]
+        if len(rs) == len(SECTORS) and not polling(bym):
+            sectors_total += 1
+            if all(r["predicted"] == r["measured"] for r in rs):
+                sectors_exact += 1
+            else:
+                sectors_off.add(key[1])
+    # time: launches moving more than 1 MB, and pairs of whole scans
+    trs = [r for r in rows if r["metric"] == TIME and r["measured"] and r["predicted"] is not None]
+    big = [r for r in trs if (r.get("bytes") or 0) > BIG_BYTES and r["launch"] >= 0]
+    within = sum(abs(r["predicted"] - r["measured"]) <= TIME_TOLERANCE * r["measured"] for r in big)
+    totals = {}
+    for r in rows:
+        if r["metric"] != TIME or r["type"] != "i32" or r["n"] < (1 << 24) or r["measured"] is None:
+            continue
+        t = totals.setdefault(r["n"], {}).setdefault(r["algo"], [0.0, 0.0])
+        t[0] = None if t[0] is None or r["predicted"] is None else t[0] + r["predicted"]
+        t[1] += r["measured"]
+    pairs, ranks = {}, {}
+    for n, by_algo in totals.items():
+        items = sorted(by_algo.items(), key=lambda kv: kv[1][1])
+        ranks[n] = [(a, p, m) for a, (p, m) in items]
+        ok = tot = 0
+        for (a, (pa, ma)), (b, (pb, mb)) in itertools.combinations(items, 2):
+            if pa is None or pb is None or ma == mb:
+                continue
+            tot += 1
+            ok += (pa < pb) == (ma < mb)
+        pairs[n] = (ok, tot)
+    return {
+        "per_metric": per_metric,
+        "goals": {"shared_exact": shared_exact, "shared_total": shared_total, "shared_kernels": len(kernels),
+                  "sectors_exact": sectors_exact, "sectors_total": sectors_total,
+                  "sectors_kernels_off": sorted(sectors_off)},
+        "time": {"big": len(big), "within": within, "pairs": pairs, "totals": ranks},
+    }
+
+
+def automatic_cause(r, sass):
+    """A cause the data shows by itself, or None."""
+    if r["metric"] == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" and r.get("poll_sectors"):
+        return (f"polling: {r['poll_sectors']} of the predicted sectors are spin-wait loads, whose number "
+                "depends on timing on the GPU as in the simulator")
+    ops = (sass or {}).get(r["kernel"], {})
+    wide = sorted(op for op in ops if op.split(".")[0] in ("LDS", "STS") and
+                  any(w in op.split(".") for w in (("64", "128") if r["type"] in ("i32", "f32") else ("128",))))
+    if wide and "shared" in r["metric"]:
+        return ("the compiler merged shared accesses into vector accesses (SASS: " + ", ".join(
+            f"{op} x{ops[op]}" for op in wide) + ")")
+    return None

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Writes docs/model-fidelity.md from docs/data/fidelity-<gpu>.json (made
+by tools/fidelity.sh on a GPU host) and tools/fidelity_causes.txt (the
+cause of each known difference, read in the SASS).
+
+  tools/fidelity_doc.py [DATA.json] [CAUSES.txt] [OUT.md]
+
+Without the data file (no GPU run recorded yet) the page says so and
+describes the method. Exit status 0, or 2 when a file given cannot be read.
+"""
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fidelity_data  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+METHOD = """\
+## Method
+
+`tools/gpu-check.sh fidelity` runs `tools/fidelity.sh` on the GPU host:
+
+1. the launch set comes from `cuda/kernels.def`: every block-level scan,
+   device-level scan and reduction that the build runs on both `sim` and
+   `cuda`, each an inclusive add scan (or reduction) of i32 and i64 at
+   n = 2048, 65536 and 2^20 with the algorithm's default block, and at
+   65536 with 128 threads per block; `two-level` gets 132 ranges on both
+   backends (its defaults differ between them);
+2. `tools/fidelity_run sim` runs each case in the simulator and prints every
+   launch's counts (docs/metrics.md, "Per launch") and predicted time;
+3. `tools/fidelity_run cuda` runs the same cases on the GPU under Nsight
+   Compute (`ncu --metrics ... --kernel-name regex:'_cuda$' --clock-control
+   none --csv --page raw`, one process per algorithm, each bounded by
+   `timeout`), with the metrics of the table below;
+4. the scans run again at 2^24 and 2^28 (i32) with `gpu__time_duration.sum`
+   alone, for the time model; the simulator runs 2^24 itself and stands for
+   2^28 by its 2^24 launches with every multi-block launch's counts and
+   blocks multiplied by 16;
+5. `tools/fidelity_ubench` measures the time model's constants, and
+   `cuobjdump -sass` dumps the compared kernels' SASS into the stage's work
+   archive, where the causes below were read;
+6. `tools/fidelity_join.py` joins the launches in order (kernel names and
+   grid sizes checked) into `docs/data/fidelity-<gpu>.json`, one row per
+   launch and metric, and `tools/fidelity_doc.py` writes this page.
+
+| Nsight Compute metric | the simulator's count (per launch) |
+| --- | --- |
+| `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum`, `_op_st.sum` | bank conflicts of shared loads, stores |
+| `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum`, `_op_st.sum` | shared wavefronts of loads, stores |
+| `smsp__sass_inst_executed_op_shared_ld.sum`, `_st.sum` | warp-level shared loads, stores |
+| `l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum`, `_op_st.sum` | 32-byte sectors of global loads (volatile and strong included, atomics not), stores |
+| `smsp__sass_branch_targets_threads_divergent.sum` | divergent branches (per warp and sweep, docs/metrics.md) |
+| `gpu__time_duration.sum` (ns) | the time model's prediction |
+
+## The time model
+
+`model/timemodel.c` prices a launch from the simulator's counts and the
+constants of one GPU (`model/devices.def`, measured by
+`tools/fidelity_ubench`: device-wide copy bandwidth, DRAM and L2 round
+trips of a dependent load, one link of a cross-block flag chain, the
+shared-memory wavefront rate of one SM and a dependent shared load, and the
+duration of an empty kernel as Nsight Compute times it):
+
+    memory  = 32 B x (global load + store + atomic sectors) / copy bandwidth
+              (scaled by the share of SMs the grid occupies)
+    shared  = shared wavefronts / (wavefront rate x SMs in use)
+    latency = waves x (DRAM round trip + (steps + barriers per block)
+              x shared round trip)      (a wave: the blocks resident at once)
+    chain   = cross-block waits in series x chain link
+    total   = launch + max(memory, shared, latency) + chain
+
+`scanlab simulate` prints each launch's prediction for the device in
+`model/devices.def` (`predicted_ns` in `--json`).
+"""
+
+
+def fmt(x):
+    if x is None:
+        return "-"
+    if isinstance(x, float) and not x.is_integer():
+        return f"{x:.0f}" if abs(x) >= 100 else f"{x:.3g}"
+    return f"{int(x)}"
+
+
+def pct(a, b):
+    return "-" if b == 0 else f"{100.0 * a / b:.1f}%"
+
+
+def read_causes(path):
+    """[(kernel regex, metric regex, cause, confirmed)]"""
+    out = []
+    if not path or not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) != 4:
+                continue
+            status, kern, metric, cause = parts
+            out.append((re.compile(kern), re.compile(metric), cause, status in ("sass", "definition")))
+    return out
+
+
+def cause_of(r, causes, sass):
+    for kern, metric, cause, confirmed in causes:
+        if kern.search(r["kernel"]) and metric.search(r["metric"]):
+            return cause if confirmed else cause + " (from the source; to confirm in the SASS)"
+    auto = fidelity_data.automatic_cause(r, sass)
+    return auto or "not established yet: read this kernel's SASS in the stage's work archive"
+
+
+def no_data_page(data_path):
+    return (
+        "# How far the simulator's counts hold on the GPU\n\n"
+        "This page is generated by `tools/fidelity_doc.py` from the measurement file\n"
+        f"`{os.path.relpath(data_path, ROOT)}`, which `tools/gpu-check.sh fidelity` writes on the GPU\n"
+        "host. **No GPU run has been recorded yet**, so there is no table: nothing\n"
+        "below is a measured figure. Once the file exists, run\n\n"
+        "    python3 tools/fidelity_doc.py\n\n"
+        "to regenerate this page with the table, the share of launches predicted\n"
+        "exactly per metric, the cause of every difference and the time model's\n"
+        "error.\n\n" + METHOD)
+
+
+def page(doc, data_path, causes):
+    rows, sass = doc["rows"], doc.get("sass") or {}
+    s = fidelity_data.summarise(rows)
+    L = []
+    L.append("# How far the simulator's counts hold on the GPU\n")
+    L.append(f"Generated by `tools/fidelity_doc.py` from `{os.path.relpath(data_path, ROOT)}`: "
+             f"{doc.get('device') or 'GPU'}, {doc.get('date')}, `{doc.get('command')}`. "
+             "Every launch below ran in the simulator and on the GPU (Nsight Compute); "
+             "predicted is the simulator's count, measured the hardware counter.\n")
+    L.append("## Exact predictions per metric\n")
+    L.append("| metric | launches | exact | share |")
+    L.append("| --- | ---: | ---: | ---: |")
+    for m, (exact, total) in s["per_metric"].items():
+        L.append(f"| `{m}` | {total} | {exact} | {pct(exact, total)} |")
+    g = s["goals"]
+    L.append("")
+    L.append(f"- Shared wavefronts and bank conflicts (loads and stores) all exact: "
+             f"{g['shared_exact']} of {g['shared_total']} launches ({pct(g['shared_exact'], g['shared_total'])}) "
+             f"over {g['shared_kernels']} kernels (goal: 95% over at least 15).")
+    L.append(f"- Global sectors (loads and stores) exact on deterministic kernels (no polling): "
+             f"{g['sectors_exact']} of {g['sectors_total']} launches; kernels with a difference: "
+             f"{', '.join(g['sectors_kernels_off']) or 'none'}.")
+    t = s["time"]
+    L.append(f"- Time model: {t['within']} of {t['big']} launches moving more than 1 MB within 25% "
+             f"({pct(t['within'], t['big'])}; goal 80%); pairs of scans in the right order: "
+             + ("; ".join(f"n = {n}: {ok} of {tot} ({pct(ok, tot)})" for n, (ok, tot) in sorted(t['pairs'].items()))
+                or "none measured at 2^24 or above")
+             + " (goal 90%).\n")
+    diffs = [r for r in rows if r["metric"] != fidelity_data.TIME and r["measured"] is not None
+             and r["predicted"] != r["measured"]]
+    L.append("## Every difference and its cause\n")
+    if not diffs:
+        L.append("None: every count was predicted exactly.\n")
+    else:
+        L.append("| kernel | type | n | block | launch | metric | predicted | measured | cause |")
+        L.append("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | --- |")
+        for r in diffs:
+            L.append(f"| {r['kernel']} ({r['algo']}) | {r['type']} | {r['n']} | {r['block']} | {r['launch']} | "
+                     f"`{fidelity_data.short(r['metric'])}` | {fmt(r['predicted'])} | {fmt(r['measured'])} | "
+                     f"{cause_of(r, causes, sass)} |")
+        L.append("")
+    if doc.get("problems"):
+        L.append("Launches left out of the comparison:\n")
+        for p in doc["problems"]:
+            L.append(f"- {p}")
+        L.append("")
+    L.append("## The table\n")
+    L.append("Predicted / measured per launch (`=` where they agree).\n")
+    cols = [m for m, _ in fidelity_data.METRICS]
+    L.append("| algorithm | kernel | type | n | block | launch | " +
+             " | ".join(fidelity_data.short(m) for m in cols) + " | time ns (pred / meas) |")
+    L.append("| --- | --- | --- | ---: | ---: | ---: | " + " | ".join("---:" for _ in cols) + " | ---: |")
+    for key, bym in fidelity_data.per_launch(rows):
+        cells = []
+        for m in cols:
+            r = bym.get(m)
+            if r is None:
+                cells.append("")
+            elif r["predicted"] == r["measured"]:
+                cells.append(f"{fmt(r['predicted'])} =")
+            else:
+                cells.append(f"{fmt(r['predicted'])} / {fmt(r['measured'])}")
+        tr = bym.get(fidelity_data.TIME)
+        tcell = f"{fmt(tr['predicted'])} / {fmt(tr['measured'])}" if tr else ""
+        algo, kernel, typ, n, block, launch = key
+        L.append(f"| {algo} | {kernel} | {typ} | {n} | {block} | {launch} | " + " | ".join(cells) + f" | {tcell} |")
+    L.append("")
+    L.append("## Predicted against measured time of whole scans\n")
+    for n, ranks in sorted(s["time"]["totals"].items()):
+        L.append(f"n = {n} (i32): predicted and measured time of all launches, in microseconds.\n")
+        L.append("| scan | predicted | measured | error |")
+        L.append("| --- | ---: | ---: | ---: |")
+        for algo, pred, meas in ranks:
+            err = "-" if pred is None or not meas else f"{100.0 * (pred - meas) / meas:+.0f}%"
+            L.append(f"| {algo} | {fmt(None if pred is None else pred / 1e3)} | {fmt(meas / 1e3)} | {err} |")
+        L.append("")
+    c = doc.get("constants")
+    if c:
+        L.append("## Device constants of this run\n")
+        L.append("| constant | value |")
+        L.append("| --- | ---: |")
+        for k in sorted(c):
+            L.append(f"| `{k}` | {c[k]} |")
+        L.append("")
+    L.append(METHOD)
+    return "\n".join(L)
+
+
+def main(argv):
+    data = argv[1] if len(argv) > 1 else os.path.join(ROOT, "docs", "data", "fidelity-h100.json")
+    causes = argv[2] if len(argv) > 2 else os.path.join(ROOT, "tools", "fidelity_causes.txt")
+    out = argv[3] if len(argv) > 3 else os.path.join(ROOT, "docs", "model-fidelity.md")
+    if len(argv) > 2 and not os.path.exists(causes):
+        print(f"fidelity_doc.py: cannot read {causes}", file=sys.stderr)
+        return 2
+    if os.path.exists(data):
+        try:
+            with open(data) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"fidelity_doc.py: {data}: {e}", file=sys.stderr)
+            return 2
+        text = page(doc, data, read_causes(causes))
+    else:
+        text = no_data_page(data)
+    tmp = out + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text.rstrip("\n") + "\n")
+    os.replace(tmp, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
