@@ -1,11 +1,15 @@
 /* 'scanlab report' through the executable (its path is argv[1]): the quick
  * report is complete and consistent, bad usage exits 2, a failed section
- * leaves no completed directory, and a missing gnuplot is only a note. */
+ * leaves no completed directory, a missing gnuplot is only a note, and the
+ * -o contract: the folder is claimed for the whole run, only the report's
+ * own files are ever replaced, a symbolic link or the working directory is
+ * refused, an interrupt leaves nothing behind. */
 #include <dirent.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -75,6 +79,50 @@ static int run(const char *const *args, const char *env_name, const char *env_va
         free(text);
     assert_true(WIFEXITED(status));
     return WEXITSTATUS(status);
+}
+
+/* Start scanlab with args in the background, stderr into workdir/name;
+ * env_name=env_value set when env_name is not NULL. */
+static pid_t spawn(const char *const *args, const char *env_name, const char *env_value, const char *name)
+{
+    char *argv[MAX_ARGS + 2];
+    int argc = 0;
+    argv[argc++] = (char *)scanlab;
+    for (; args[argc - 1] && argc <= MAX_ARGS; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    argv[argc] = NULL;
+    char errp[128];
+    snprintf(errp, sizeof errp, "%s/%s", workdir, name);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *e = freopen(errp, "w", stderr);
+        FILE *o = freopen("/dev/null", "w", stdout);
+        if (!e || !o || chdir(workdir) != 0)
+            _exit(127);
+        if (env_name)
+            setenv(env_name, env_value, 1);
+        execv(scanlab, argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Wait (at most a minute) until workdir/name contains text. */
+static void wait_for_text(const char *name, const char *text)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/%s", workdir, name);
+    struct timespec nap = {0, 10000000L};
+    for (int i = 0; i < 6000; i++) {
+        char *s = slurp(p);
+        bool found = s && strstr(s, text);
+        free(s);
+        if (found)
+            return;
+        nanosleep(&nap, NULL);
+    }
+    fail_msg("%s never said '%s'", name, text);
 }
 
 static void path_in(char *buf, size_t size, const char *dir, const char *file)
@@ -156,6 +204,21 @@ static void check_brent_kung_counts(const char *csv)
         assert_true(checked > 0);
 }
 
+/* No entry of workdir starts with prefix. */
+static bool no_entry_with_prefix(const char *prefix, char *found, size_t size)
+{
+    DIR *d = opendir(workdir);
+    assert_non_null(d);
+    bool none = true;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+            snprintf(found, size, "%s", e->d_name);
+            none = false;
+        }
+    closedir(d);
+    return none;
+}
+
 static void test_quick_report(void **state)
 {
     (void)state;
@@ -227,29 +290,42 @@ static void test_quick_report(void **state)
             free(svg);
         }
     }
-    /* a second run replaces the earlier report */
+    /* the marker lists the files the report wrote */
+    char *marker = read_in("out", ".scanlab-report");
+    assert_non_null(strstr(marker, "\nindex.html\n"));
+    assert_non_null(strstr(marker, "\nverify.csv\n"));
+    free(marker);
+    assert_false(exists("out", ".scanlab-report.lock"));
+    /* a second run replaces the earlier report's files and nothing else: a
+     * file of the user's stays, a file the earlier report listed and this
+     * one does not write goes */
+    char p[512];
+    path_in(p, sizeof p, "out", "notes.txt");
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("mine\n", f);
+    fclose(f);
+    path_in(p, sizeof p, "out", "stale.csv");
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    path_in(p, sizeof p, "out", ".scanlab-report");
+    f = fopen(p, "a");
+    assert_non_null(f);
+    fputs("stale.csv\n../notes.txt\n", f);
+    fclose(f);
     char *err2;
     rc = run(args, NULL, NULL, &err2);
     if (rc != 0)
         fail_msg("second run: exit %d: %s", rc, err2);
     free(err2);
     assert_true(exists("out", "index.html"));
+    assert_true(exists("out", "notes.txt"));
+    assert_false(exists("out", "stale.csv"));
+    char tmp[256];
+    assert_true(no_entry_with_prefix("out.tmp-", tmp, sizeof tmp));
     remove_report("out");
-}
-
-/* No entry of workdir starts with prefix. */
-static bool no_entry_with_prefix(const char *prefix, char *found, size_t size)
-{
-    DIR *d = opendir(workdir);
-    assert_non_null(d);
-    bool none = true;
-    for (struct dirent *e; (e = readdir(d));)
-        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
-            snprintf(found, size, "%s", e->d_name);
-            none = false;
-        }
-    closedir(d);
-    return none;
 }
 
 static void test_forced_failure(void **state)
@@ -349,6 +425,105 @@ static void test_bad_usage(void **state)
     unlink(file);
 }
 
+/* -o onto a symbolic link, the working directory or a parent of it is
+ * refused before anything runs, and nothing is left behind. */
+static void test_refused_targets(void **state)
+{
+    (void)state;
+    char target[512], link[512];
+    snprintf(target, sizeof target, "%s/real", workdir);
+    snprintf(link, sizeof link, "%s/link", workdir);
+    assert_int_equal(mkdir(target, 0755), 0);
+    assert_int_equal(symlink("real", link), 0);
+    static const char *const refused[] = {"link", "link/", ".", "./", "..", workdir};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const char *args[] = {"report", "--quick", "-o", refused[i], NULL};
+        char *err;
+        int rc = run(args, NULL, NULL, &err);
+        if (rc != 2)
+            fail_msg("-o %s: exit %d, expected 2: %s", refused[i], rc, err);
+        assert_non_null(strstr(err, i < 2 ? "symbolic link" : "working directory"));
+        free(err);
+    }
+    char tmp[256];
+    assert_true(no_entry_with_prefix("link.tmp-", tmp, sizeof tmp));
+    assert_true(no_entry_with_prefix("real.tmp-", tmp, sizeof tmp));
+    assert_true(no_entry_with_prefix(".tmp-", tmp, sizeof tmp));
+    assert_false(exists("real", ".scanlab-report.lock"));
+    unlink(link);
+    rmdir(target);
+}
+
+/* An interrupt leaves nothing the report wrote: not the staging folder,
+ * not the claim, not the folder it created; a file the user put into the
+ * claimed folder meanwhile stays. */
+static void test_interrupt(void **state)
+{
+    (void)state;
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t k = 0; k < 2; k++) {
+        const char *args[] = {"report", "--quick", "-o", "cut", seed_arg, NULL};
+        pid_t pid = spawn(args, "SCANLAB_REPORT_HOLD", "banks", "stderr-cut");
+        wait_for_text("stderr-cut", "holding before section banks");
+        char tmp[256];
+        assert_false(no_entry_with_prefix("cut.tmp-", tmp, sizeof tmp)); /* staging, with figures */
+        assert_true(exists("cut", ".scanlab-report.lock"));
+        if (k == 1) {
+            char p[512];
+            path_in(p, sizeof p, "cut", "precious.txt");
+            FILE *f = fopen(p, "w");
+            assert_non_null(f);
+            fputs("keep me\n", f);
+            fclose(f);
+        }
+        assert_int_equal(kill(pid, sigs[k]), 0);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k]);
+        assert_true(no_entry_with_prefix("cut.tmp-", tmp, sizeof tmp));
+        assert_false(exists("cut", ".scanlab-report.lock"));
+        assert_false(exists("cut", "index.html"));
+        char p[512];
+        snprintf(p, sizeof p, "%s/cut", workdir);
+        struct stat sb;
+        if (k == 0) {
+            assert_int_not_equal(stat(p, &sb), 0); /* the folder it created, gone */
+        } else {
+            assert_true(exists("cut", "precious.txt"));
+            remove_report("cut");
+        }
+    }
+}
+
+/* The folder is the report's from the start: a file put there while the
+ * report runs is kept, and a second report cannot take the folder. */
+static void test_claim_held(void **state)
+{
+    (void)state;
+    const char *args[] = {"report", "--quick", "-o", "held", seed_arg, NULL};
+    pid_t pid = spawn(args, "SCANLAB_REPORT_HOLD", "work", "stderr-held");
+    wait_for_text("stderr-held", "holding before section work");
+    char p[512];
+    path_in(p, sizeof p, "held", "mine.txt");
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("mine\n", f);
+    fclose(f);
+    char *err;
+    assert_int_equal(run(args, NULL, NULL, &err), 2);
+    assert_non_null(strstr(err, "another scanlab report"));
+    free(err);
+    assert_int_equal(kill(pid, SIGUSR1), 0);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_true(exists("held", "index.html"));
+    assert_true(exists("held", "mine.txt"));
+    assert_false(exists("held", ".scanlab-report.lock"));
+    remove_report("held");
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -382,11 +557,17 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_quick_report),
         cmocka_unit_test(test_forced_failure),
         cmocka_unit_test(test_without_gnuplot),
+        cmocka_unit_test(test_refused_targets),
+        cmocka_unit_test(test_interrupt),
+        cmocka_unit_test(test_claim_held),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    char stderr_path[64];
-    snprintf(stderr_path, sizeof stderr_path, "%s/stderr", workdir);
-    unlink(stderr_path);
+    static const char *const logs[] = {"stderr", "stderr-cut", "stderr-held"};
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        char log[128];
+        snprintf(log, sizeof log, "%s/%s", workdir, logs[i]);
+        unlink(log);
+    }
     rmdir(workdir);
     return failed;
 }

@@ -1,6 +1,7 @@
 /* gnuplot driving for the report's figures: one data file and one script
  * per figure in DIR/src/, run by gnuplot with its output in DIR/. */
 #include "verify/report/plot.h"
+#include "verify/report/report_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -183,12 +184,26 @@ static sl_status write_script(const plot_spec *p, const char *path, const char *
 static sl_status run_gnuplot(const char *srcdir, const char *script, const char *log, char *why,
                              size_t why_size)
 {
+    /* the child is known to the interrupt handler (report_dir.h) from its
+     * first instant, so that an interrupt never leaves it writing */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
     pid_t pid = fork();
+    if (pid > 0)
+        report_dir_child = pid;
+    int fork_errno = errno;
+    if (pid != 0)
+        sigprocmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {
-        snprintf(why, why_size, "cannot start gnuplot: %s", strerror(errno));
+        snprintf(why, why_size, "cannot start gnuplot: %s", strerror(fork_errno));
         return SL_ERR_IO;
     }
     if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd < 0 || chdir(srcdir) != 0)
             _exit(127);
@@ -206,6 +221,9 @@ static sl_status run_gnuplot(const char *srcdir, const char *script, const char 
     if (r == 0) {
         kill(pid, SIGKILL);
         waitpid(pid, &wstatus, 0);
+    }
+    report_dir_child = 0;
+    if (r == 0) {
         snprintf(why, why_size, "gnuplot did not finish in %d s", PLOT_TIMEOUT_S);
         return SL_ERR_IO;
     }
