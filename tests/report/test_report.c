@@ -23,6 +23,7 @@
 
 #include "verify/harness/algos.h"
 #include "verify/report/report.h"
+#include "json_valid.h"
 
 static const char *scanlab;
 static char seed_arg[32];
@@ -204,6 +205,67 @@ static void check_brent_kung_counts(const char *csv)
         assert_true(checked > 0);
 }
 
+/* Every .json file of the report is valid JSON of valid UTF-8. */
+static void check_json_files(const char *dir)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", workdir, dir);
+    DIR *d = opendir(p);
+    assert_non_null(d);
+    size_t files = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char *text = read_in(dir, e->d_name);
+        size_t where;
+        if (!json_valid(text, &where))
+            fail_msg("%s/%s is not valid JSON at byte %zu: '%.40s'", dir, e->d_name, where, text + where);
+        free(text);
+        files++;
+    }
+    closedir(d);
+    assert_true(files > 5);
+}
+
+/* The targets of the links in text (after each opener, up to closer). */
+static void check_targets(const char *dir, const char *file, const char *text, const char *opener, char closer)
+{
+    size_t checked = 0;
+    for (const char *p = strstr(text, opener); p; p = strstr(p, opener)) {
+        p += strlen(opener);
+        const char *end = strchr(p, closer);
+        assert_non_null(end);
+        char target[512];
+        snprintf(target, sizeof target, "%.*s", (int)(end - p), p);
+        p = end;
+        if (target[0] == '#')
+            continue;
+        /* self-contained: relative, inside the folder, present */
+        if (strstr(target, "://") || target[0] == '/' || strstr(target, ".."))
+            fail_msg("%s/%s links outside the report: %s", dir, file, target);
+        char path[1024];
+        path_in(path, sizeof path, dir, target);
+        struct stat sb;
+        if (stat(path, &sb) != 0)
+            fail_msg("%s/%s links to %s, which is not in the report", dir, file, target);
+        checked++;
+    }
+    assert_true(checked > 0);
+}
+
+/* Every link and image of index.html and report.md stays in the folder. */
+static void check_links(const char *dir)
+{
+    char *html = read_in(dir, "index.html"), *md = read_in(dir, "report.md");
+    check_targets(dir, "index.html", html, "href=\"", '"');
+    if (strstr(html, "src=\""))
+        check_targets(dir, "index.html", html, "src=\"", '"');
+    check_targets(dir, "report.md", md, "](", ')');
+    free(html);
+    free(md);
+}
+
 /* No entry of workdir starts with prefix. */
 static bool no_entry_with_prefix(const char *prefix, char *found, size_t size)
 {
@@ -248,27 +310,59 @@ static void test_quick_report(void **state)
     check_header("out", "verify", "algorithm,backend,groups,cases,pass,skip,fail,max_eta,verdict,first_failure");
     check_header("out", "verify-groups",
                  "algorithm,backend,type,op,kind,cases,pass,skip,fail,max_eta,verdict,first_failure");
-    check_header("out", "work", "algorithm,n,block,blocks,launches,work,work_closed_form,steps,steps_closed_form,"
-                                "barriers");
-    check_header("out", "work-sizes", "algorithm,n,block,blocks,launches,work,work_closed_form,steps,"
-                                      "steps_closed_form,barriers");
-    check_header("out", "banks-sizes", "algorithm,type,n,shared_accesses,wavefronts,bank_conflicts,"
-                                       "conflicts_per_access");
+    static const char work_cols[] = "algorithm,n,block,blocks,launches,work,work_closed_form,steps,"
+                                    "steps_closed_form,barriers,barriers_closed_form,closed_form";
+    static const char bank_cols[] = "algorithm,type,n,block,shared_accesses,wavefronts,bank_conflicts,"
+                                    "conflicts_closed_form,closed_form,conflicts_per_access";
+    static const char site_cols[] = "algorithm,type,site,op,shared_accesses,wavefronts,bank_conflicts,worst_degree";
+    check_header("out", "work", work_cols);
+    check_header("out", "work-sizes", work_cols);
+    check_header("out", "work-forms", "algorithm,assumes,work,steps,barriers");
+    check_header("out", "banks", bank_cols);
+    check_header("out", "banks-sizes", bank_cols);
+    check_header("out", "banks-sites", site_cols);
+    check_header("out", "banks-sites-all", site_cols);
     check_header("out", "accuracy-sizes", "algorithm,backend,n,seeds,max_eta,rms_eta,max_ulps,depth_bound,"
                                           "within_bound");
-    check_header("out", "banks", "algorithm,type,n,shared_accesses,wavefronts,bank_conflicts,conflicts_per_access");
     check_header("out", "accuracy", "algorithm,backend,n,seeds,max_eta,rms_eta,max_ulps,depth_bound,within_bound");
     check_header("out", "errindex", "algorithm,backend,n,max_eta,median_eta,max_ulps,median_ulps,depth_bound");
-    check_header("out", "errindex-per-index", "algorithm,backend,index,ulps,eta,depth");
-
+    /* the error-by-index data: the figure's bins, column by column, and no
+     * row per prefix */
+    assert_false(exists("out", "errindex-per-index.csv"));
+    char *bins = read_in("out", "errindex-bins.csv");
+    assert_true(strncmp(bins, "index,", 6) == 0);
+    assert_int_equal(count_lines(bins), 128 + 1);
+    free(bins);
+    char bins_json[512];
+    path_in(bins_json, sizeof bins_json, "out", "errindex-bins.json");
+    struct stat bs;
+    assert_int_equal(stat(bins_json, &bs), 0);
+    assert_true(bs.st_size < 200 * 1024);
+    check_json_files("out");
+    check_links("out");
     /* one catalogue row per algorithm of the table */
     char *cat = read_in("out", "catalogue.csv");
     assert_int_equal(count_lines(cat), verify_algo_count + 1);
     free(cat);
-    /* the simulator's counts against the closed forms */
+    /* the simulator's counts against the closed forms: every fitting row
+     * equal, and a run the form does not cover marked with the reason */
     char *work = read_in("out", "work-sizes.csv");
     check_brent_kung_counts(work);
+    assert_null(strstr(work, "FAIL"));
+    if (verify_find_algo("brent-kung-radix", false))
+        assert_non_null(strstr(work, "brent-kung-radix,128,"));
+    assert_non_null(strstr(work, ",n/a: n is not a power of the radix 4"));
+    assert_non_null(strstr(work, ",equal\n"));
     free(work);
+    char *banks = read_in("out", "banks-sizes.csv");
+    assert_null(strstr(banks, "FAIL"));
+    assert_non_null(strstr(banks, ",equal,"));
+    free(banks);
+    /* per call site: blelloch's tree loads conflict, with a repository path */
+    char *sites = read_in("out", "banks-sites.csv");
+    assert_non_null(strstr(sites, "blelloch,i32,cuda/block/blelloch_body.cuh:"));
+    assert_null(strstr(sites, "../"));
+    free(sites);
     /* every float error within its depth bound, and nothing failed */
     char *acc = read_in("out", "accuracy-sizes.csv");
     assert_null(strstr(acc, "FAIL"));
@@ -281,8 +375,8 @@ static void test_quick_report(void **state)
     assert_true(json[0] == '{' && strstr(json, "\"rows\":[") != NULL);
     free(json);
     if (gnuplot_on_path()) {
-        static const char *const svgs[] = {"work-work.svg", "work-steps.svg", "banks.svg", "accuracy.svg",
-                                           "errindex.svg"};
+        static const char *const svgs[] = {"work-work.svg", "work-steps.svg", "banks.svg", "banks-sites.svg",
+                                           "accuracy.svg", "errindex.svg"};
         for (size_t i = 0; i < sizeof svgs / sizeof svgs[0]; i++) {
             char *svg = read_in("out", svgs[i]);
             assert_non_null(strstr(svg, "<svg"));
@@ -425,6 +519,28 @@ static void test_bad_usage(void **state)
     unlink(file);
 }
 
+/* A folder name that is not UTF-8 (made in a Latin-1 locale): every JSON
+ * file stays valid, the bytes written as \xNN. */
+static void test_non_utf8_name(void **state)
+{
+    (void)state;
+    const char *name = "caf\xe9-\xff";
+    const char *args[] = {"report", "--quick", "-o", name, seed_arg, NULL};
+    char *err;
+    int rc = run(args, NULL, NULL, &err);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, err);
+    free(err);
+    check_json_files(name);
+    char *index = read_in(name, "report.json");
+    assert_non_null(strstr(index, "caf\\\\xE9-\\\\xFF"));
+    free(index);
+    char *html = read_in(name, "index.html");
+    assert_non_null(strstr(html, "caf\\xE9-\\xFF"));
+    free(html);
+    remove_report(name);
+}
+
 /* -o onto a symbolic link, the working directory or a parent of it is
  * refused before anything runs, and nothing is left behind. */
 static void test_refused_targets(void **state)
@@ -558,6 +674,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_forced_failure),
         cmocka_unit_test(test_without_gnuplot),
         cmocka_unit_test(test_refused_targets),
+        cmocka_unit_test(test_non_utf8_name),
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_claim_held),
     };

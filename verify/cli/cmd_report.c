@@ -145,9 +145,9 @@ static int run_report(report_ctx *ctx, report_dir *d)
             fprintf(stderr, "scanlab: report: [%zu/%zu] %s ...\n", i + 1, report_section_count,
                     s->def->title);
         run_section(s);
-        if (tty)
-            fprintf(stderr, "scanlab: report: [%zu/%zu] %s: %s (%.1f s)\n", i + 1, report_section_count,
-                    s->def->name, s->status == SL_OK ? "done" : "FAILED", s->seconds);
+        /* one line a section also on a pipe: a few a minute at most */
+        fprintf(stderr, "scanlab: report: [%zu/%zu] %s: %s (%.1f s)\n", i + 1, report_section_count,
+                s->def->name, s->status == SL_OK ? "done" : "FAILED", s->seconds);
         if (s->status != SL_OK) {
             fprintf(stderr, "scanlab: report: section %s failed: %s\n", s->def->name, s->why);
             if (!failed)
