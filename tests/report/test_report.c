@@ -340,6 +340,19 @@ static void test_quick_report(void **state)
     assert_true(bs.st_size < 200 * 1024);
     check_json_files("out");
     check_links("out");
+    /* kernel coverage, made by this run: every kernel of the table with a
+     * sim backend, the total, and the unreached sites as path:line */
+    check_header("out", "coverage", "kernel,sites,reached,percent,unreached,files");
+    check_header("out", "coverage-unreached", "kernel,site,calls,reached_by");
+    char *cov = read_in("out", "coverage.csv");
+    assert_non_null(strstr(cov, "\nall kernels,"));
+    if (verify_find_algo("blelloch", false))
+        assert_non_null(strstr(cov, "\nblelloch,"));
+    free(cov);
+    char *miss = read_in("out", "coverage-unreached.csv");
+    assert_non_null(strstr(miss, ",cuda/"));
+    assert_null(strstr(miss, "../"));
+    free(miss);
     /* one catalogue row per algorithm of the table */
     char *cat = read_in("out", "catalogue.csv");
     assert_int_equal(count_lines(cat), verify_algo_count + 1);
@@ -449,11 +462,14 @@ static void test_without_gnuplot(void **state)
 {
     (void)state;
     const char *args[] = {"report", "--quick", "-o", "plain", seed_arg, NULL};
-    /* a coverage report where coverage/run.sh puts it, relative to the
-     * working directory: the page links to it */
-    char cov[512];
-    snprintf(cov, sizeof cov, "mkdir -p '%s/build-coverage/coverage' && echo '<html></html>' > "
-             "'%s/build-coverage/coverage/index.html'", workdir, workdir);
+    /* gcovr's summary where coverage/run.sh puts it, relative to the
+     * working directory: the report copies its numbers */
+    char cov[1024];
+    snprintf(cov, sizeof cov, "mkdir -p '%s/build-coverage' && printf '%%s' '{\"files\": ["
+             "{\"branch_covered\": 7, \"branch_total\": 10, \"filename\": \"cuda/block/hier_driver.cuh\", "
+             "\"line_covered\": 33, \"line_total\": 40}, "
+             "{\"branch_covered\": 1, \"branch_total\": 2, \"filename\": \"model/sched.c\", "
+             "\"line_covered\": 5, \"line_total\": 8}]}' > '%s/build-coverage/coverage.json'", workdir, workdir);
     assert_int_equal(system(cov), 0);
     char *err;
     int rc = run(args, "PATH", "/nonexistent", &err);
@@ -465,8 +481,15 @@ static void test_without_gnuplot(void **state)
     assert_non_null(strstr(html, "gnuplot was not found"));
     assert_null(strstr(html, "INCOMPLETE"));
     assert_null(strstr(html, ".svg\""));
-    assert_non_null(strstr(html, "<a href=\"../build-coverage/coverage/index.html\">"));
+    assert_null(strstr(html, "build-coverage/coverage/index.html\""));
     free(html);
+    char *gcov = read_in("plain", "coverage-gcov.csv");
+    assert_non_null(strstr(gcov, "cuda/block/hier_driver.cuh,33,40,82.5,7,10,70.0"));
+    assert_null(strstr(gcov, "model/sched.c")); /* kernel sources only */
+    free(gcov);
+    char *folders = read_in("plain", "coverage-gcov-folders.csv");
+    assert_non_null(strstr(folders, "model/,5,8,62.5,1,2,50.0"));
+    free(folders);
     remove_report("build-coverage");
     assert_false(exists("plain", "accuracy.svg"));
     remove_report("plain");

@@ -11,6 +11,7 @@
 
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/report/kernel_coverage.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
 #include "verify/report/report_dir.h"
@@ -207,6 +208,7 @@ int cmd_report(int argc, char **argv)
         return cli_usage_error("report: %s", why);
     report_dir_guard(&d);
     ctx.dir = d.tmp;
+    ctx.kcov = report_kcov_new(); /* before any kernel runs */
     ctx.gnuplot = plot_gnuplot_available();
     command_line(&ctx, argc, argv);
     report_provenance(&ctx);
@@ -214,5 +216,7 @@ int cmd_report(int argc, char **argv)
             (unsigned long long)ctx.seed);
     if (!ctx.gnuplot)
         fprintf(stderr, "scanlab: report: gnuplot not found on PATH: figures are skipped\n");
-    return run_report(&ctx, &d);
+    rc = run_report(&ctx, &d);
+    report_kcov_free(ctx.kcov);
+    return rc;
 }

@@ -69,6 +69,8 @@ typedef struct {
     report_columns *columns;
 } report_item;
 
+struct report_kcov;
+
 /* What every section may read. */
 typedef struct {
     const char *dir;         /* the directory being written (a temporary one) */
@@ -78,6 +80,10 @@ typedef struct {
     char command[512];       /* the command line that made the report */
     char date[64];           /* UTC */
     char machine[512];       /* uname -srm and the CPU model */
+    /* which call sites each kernel's verification runs reached: the verify
+     * section attributes, the coverage section reports (kernel_coverage.h);
+     * NULL when out of memory */
+    struct report_kcov *kcov;
 } report_ctx;
 
 struct report_section_def;
