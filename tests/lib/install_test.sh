@@ -25,8 +25,11 @@ pc=$(find "$tmp/root" -name scanlab.pc)
 [ -n "$pc" ] || { echo "no scanlab.pc installed"; exit 1; }
 libdir=$(dirname "$(dirname "$pc")")
 PKG_CONFIG_PATH=$(dirname "$pc")
-PKG_CONFIG_SYSROOT_DIR=$tmp/root
-export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+export PKG_CONFIG_PATH
+# The files lie under DESTDIR: the prefix moves there, and only it (paths
+# outside the prefix, such as CUDA's library folder, stay as they are).
+prefix=$tmp/root$(pkg-config --variable=prefix scanlab)
+pc() { pkg-config --define-variable=prefix="$prefix" "$@" scanlab; }
 
 # The public headers stand alone: nothing of the source tree is installed.
 inc=$(find "$tmp/root" -type d -path '*/include/scanlab')
@@ -41,9 +44,9 @@ if grep -n '#include "' "$inc"/*.h; then
     exit 1
 fi
 
-cflags=$(pkg-config --cflags scanlab)
-libs=$(pkg-config --libs scanlab)
-private=$(pkg-config --static --libs scanlab | sed 's/-lscanlab//')
+cflags=$(pc --cflags)
+libs=$(pc --libs)
+private=$(pc --static --libs | sed 's/-lscanlab//')
 echo "cflags: $cflags"
 echo "libs: $libs"
 echo "static: $libdir/libscanlab.a $private"

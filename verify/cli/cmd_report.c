@@ -22,12 +22,13 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: scanlab report [-o DIR] [--quick] [--seed S]\n\n"
-            "Runs every analysis on a default selection sized for a few minutes on two cores and\n"
+            "Runs every analysis on a default selection sized for about a minute on two cores and\n"
             "writes DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the\n"
             "same tables) and DIR/<table>.csv and .json for every table. Sections: the algorithm\n"
-            "table, verification verdicts, work and steps of one block, bank conflicts, float\n"
-            "error against n and against the index, GPU runs (when a GPU is present) and a link\n"
-            "to the coverage report (when build-coverage/coverage/index.html exists).\n"
+            "table, verification verdicts, work and steps of one block against the closed forms,\n"
+            "bank conflicts (per call site too), float error against n and against the index,\n"
+            "GPU runs (kernel times; when a GPU is present) and the call sites of each kernel the\n"
+            "verification reached (with gcov's numbers when coverage/run.sh has made them).\n"
             "DIR is claimed when the report starts; the report is written to DIR.tmp-XXXXXX and\n"
             "moved into DIR when it is complete; a section that fails leaves the staging folder,\n"
             "its page saying INCOMPLETE. An interrupt removes what the report wrote.\n"

@@ -1,6 +1,6 @@
-/* The closed forms of closed_form.h, one block of n = 2^k elements each.
- * Sources: docs/algorithms.md (work and steps from the literature cited
- * there; barriers and bank conflicts derived from each kernel's phases). */
+/* The closed forms of closed_form.h, one block of n = 2^k elements each:
+ * work and steps from the literature cited in docs/algorithms.md, barriers
+ * and bank conflicts from each kernel's phases (docs/report.md). */
 #include "verify/report/closed_form.h"
 
 #include <stdio.h>

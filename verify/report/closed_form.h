@@ -1,7 +1,7 @@
 /* Closed forms of the block-level scans: work, steps, barriers and the
  * shared-memory bank conflicts of one block scanning one full section of
- * n = 2^k elements (i32 add, inclusive, the algorithm's default parameter),
- * as docs/algorithms.md derives them. The report prints them beside the
+ * n = 2^k elements (i32 add, inclusive, the algorithm's default parameter);
+ * docs/report.md ("Closed forms") lists them with their derivation. The report prints them beside the
  * simulator's counts and marks the rows whose run does not fit; the tests
  * check them against the simulator.
  *
