@@ -94,6 +94,7 @@ static pid_t spawn(const char *const *args, const char *env_name, const char *en
     argv[argc] = NULL;
     char errp[128];
     snprintf(errp, sizeof errp, "%s/%s", workdir, name);
+    unlink(errp); /* wait_for_text must not read an earlier run's words */
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {

@@ -187,7 +187,7 @@ static sl_status sites_out(report_section *s, site_table *t, int kmax)
     char (*labels)[128] = calloc(t->count + 1, sizeof *labels);
     const char **rows = calloc(t->count + 1, sizeof *rows);
     double *z = calloc((t->count + 1) * ncol, sizeof *z);
-    char col_text[BANKS_POINTS][16];
+    char col_text[BANKS_POINTS][24];
     const char *cols_l[BANKS_POINTS];
     if (!labels || !rows || !z) {
         free(labels);
