@@ -4,7 +4,10 @@
 #   coverage/index.html   HTML with per-file details
 #   coverage.xml          Cobertura XML
 #   coverage.json         JSON summary
-# then prints line and branch coverage of model/, cpu/, verify/.
+# then prints line and branch coverage of cuda/ (the kernels, as the
+# simulator build compiles them), model/, cpu/ and verify/. 'scanlab report'
+# run from the repository root copies the numbers of coverage.json into its
+# coverage section.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-coverage
@@ -26,7 +29,7 @@ gcovr --config coverage/gcovr.cfg --root "$root" --object-directory "$build" \
 python3 - "$build/coverage.json" <<'PY'
 import json, sys
 data = json.load(open(sys.argv[1]))
-for folder in ("model/", "cpu/", "verify/"):
+for folder in ("cuda/", "model/", "cpu/", "verify/"):
     lc = lt = bc = bt = 0
     for f in data["files"]:
         if f["filename"].startswith(folder):

@@ -1,11 +1,15 @@
 /* 'scanlab report' through the executable (its path is argv[1]): the quick
  * report is complete and consistent, bad usage exits 2, a failed section
- * leaves no completed directory, and a missing gnuplot is only a note. */
+ * leaves no completed directory, a missing gnuplot is only a note, and the
+ * -o contract: the folder is claimed for the whole run, only the report's
+ * own files are ever replaced, a symbolic link or the working directory is
+ * refused, an interrupt leaves nothing behind. */
 #include <dirent.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -19,6 +23,7 @@
 
 #include "verify/harness/algos.h"
 #include "verify/report/report.h"
+#include "json_valid.h"
 
 static const char *scanlab;
 static char seed_arg[32];
@@ -75,6 +80,51 @@ static int run(const char *const *args, const char *env_name, const char *env_va
         free(text);
     assert_true(WIFEXITED(status));
     return WEXITSTATUS(status);
+}
+
+/* Start scanlab with args in the background, stderr into workdir/name;
+ * env_name=env_value set when env_name is not NULL. */
+static pid_t spawn(const char *const *args, const char *env_name, const char *env_value, const char *name)
+{
+    char *argv[MAX_ARGS + 2];
+    int argc = 0;
+    argv[argc++] = (char *)scanlab;
+    for (; args[argc - 1] && argc <= MAX_ARGS; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    argv[argc] = NULL;
+    char errp[128];
+    snprintf(errp, sizeof errp, "%s/%s", workdir, name);
+    unlink(errp); /* wait_for_text must not read an earlier run's words */
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *e = freopen(errp, "w", stderr);
+        FILE *o = freopen("/dev/null", "w", stdout);
+        if (!e || !o || chdir(workdir) != 0)
+            _exit(127);
+        if (env_name)
+            setenv(env_name, env_value, 1);
+        execv(scanlab, argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Wait (at most a minute) until workdir/name contains text. */
+static void wait_for_text(const char *name, const char *text)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/%s", workdir, name);
+    struct timespec nap = {0, 10000000L};
+    for (int i = 0; i < 6000; i++) {
+        char *s = slurp(p);
+        bool found = s && strstr(s, text);
+        free(s);
+        if (found)
+            return;
+        nanosleep(&nap, NULL);
+    }
+    fail_msg("%s never said '%s'", name, text);
 }
 
 static void path_in(char *buf, size_t size, const char *dir, const char *file)
@@ -156,6 +206,82 @@ static void check_brent_kung_counts(const char *csv)
         assert_true(checked > 0);
 }
 
+/* Every .json file of the report is valid JSON of valid UTF-8. */
+static void check_json_files(const char *dir)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", workdir, dir);
+    DIR *d = opendir(p);
+    assert_non_null(d);
+    size_t files = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char *text = read_in(dir, e->d_name);
+        size_t where;
+        if (!json_valid(text, &where))
+            fail_msg("%s/%s is not valid JSON at byte %zu: '%.40s'", dir, e->d_name, where, text + where);
+        free(text);
+        files++;
+    }
+    closedir(d);
+    assert_true(files > 5);
+}
+
+/* The targets of the links in text (after each opener, up to closer). */
+static void check_targets(const char *dir, const char *file, const char *text, const char *opener, char closer)
+{
+    size_t checked = 0;
+    for (const char *p = strstr(text, opener); p; p = strstr(p, opener)) {
+        p += strlen(opener);
+        const char *end = strchr(p, closer);
+        assert_non_null(end);
+        char target[512];
+        snprintf(target, sizeof target, "%.*s", (int)(end - p), p);
+        p = end;
+        if (target[0] == '#')
+            continue;
+        /* self-contained: relative, inside the folder, present */
+        if (strstr(target, "://") || target[0] == '/' || strstr(target, ".."))
+            fail_msg("%s/%s links outside the report: %s", dir, file, target);
+        char path[1024];
+        path_in(path, sizeof path, dir, target);
+        struct stat sb;
+        if (stat(path, &sb) != 0)
+            fail_msg("%s/%s links to %s, which is not in the report", dir, file, target);
+        checked++;
+    }
+    assert_true(checked > 0);
+}
+
+/* Every link and image of index.html and report.md stays in the folder. */
+static void check_links(const char *dir)
+{
+    char *html = read_in(dir, "index.html"), *md = read_in(dir, "report.md");
+    check_targets(dir, "index.html", html, "href=\"", '"');
+    if (strstr(html, "src=\""))
+        check_targets(dir, "index.html", html, "src=\"", '"');
+    check_targets(dir, "report.md", md, "](", ')');
+    free(html);
+    free(md);
+}
+
+/* No entry of workdir starts with prefix. */
+static bool no_entry_with_prefix(const char *prefix, char *found, size_t size)
+{
+    DIR *d = opendir(workdir);
+    assert_non_null(d);
+    bool none = true;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+            snprintf(found, size, "%s", e->d_name);
+            none = false;
+        }
+    closedir(d);
+    return none;
+}
+
 static void test_quick_report(void **state)
 {
     (void)state;
@@ -185,27 +311,72 @@ static void test_quick_report(void **state)
     check_header("out", "verify", "algorithm,backend,groups,cases,pass,skip,fail,max_eta,verdict,first_failure");
     check_header("out", "verify-groups",
                  "algorithm,backend,type,op,kind,cases,pass,skip,fail,max_eta,verdict,first_failure");
-    check_header("out", "work", "algorithm,n,block,blocks,launches,work,work_closed_form,steps,steps_closed_form,"
-                                "barriers");
-    check_header("out", "work-sizes", "algorithm,n,block,blocks,launches,work,work_closed_form,steps,"
-                                      "steps_closed_form,barriers");
-    check_header("out", "banks-sizes", "algorithm,type,n,shared_accesses,wavefronts,bank_conflicts,"
-                                       "conflicts_per_access");
+    static const char work_cols[] = "algorithm,n,block,blocks,launches,work,work_closed_form,steps,"
+                                    "steps_closed_form,barriers,barriers_closed_form,closed_form";
+    static const char bank_cols[] = "algorithm,type,n,block,shared_accesses,wavefronts,bank_conflicts,"
+                                    "conflicts_closed_form,closed_form,conflicts_per_access";
+    static const char site_cols[] = "algorithm,type,site,op,shared_accesses,wavefronts,bank_conflicts,worst_degree";
+    check_header("out", "work", work_cols);
+    check_header("out", "work-sizes", work_cols);
+    check_header("out", "work-forms", "algorithm,assumes,work,steps,barriers");
+    check_header("out", "banks", bank_cols);
+    check_header("out", "banks-sizes", bank_cols);
+    check_header("out", "banks-sites", site_cols);
+    check_header("out", "banks-sites-all", site_cols);
     check_header("out", "accuracy-sizes", "algorithm,backend,n,seeds,max_eta,rms_eta,max_ulps,depth_bound,"
                                           "within_bound");
-    check_header("out", "banks", "algorithm,type,n,shared_accesses,wavefronts,bank_conflicts,conflicts_per_access");
     check_header("out", "accuracy", "algorithm,backend,n,seeds,max_eta,rms_eta,max_ulps,depth_bound,within_bound");
     check_header("out", "errindex", "algorithm,backend,n,max_eta,median_eta,max_ulps,median_ulps,depth_bound");
-    check_header("out", "errindex-per-index", "algorithm,backend,index,ulps,eta,depth");
-
+    /* the error-by-index data: the figure's bins, column by column, and no
+     * row per prefix */
+    assert_false(exists("out", "errindex-per-index.csv"));
+    char *bins = read_in("out", "errindex-bins.csv");
+    assert_true(strncmp(bins, "index,", 6) == 0);
+    assert_int_equal(count_lines(bins), 128 + 1);
+    free(bins);
+    char bins_json[512];
+    path_in(bins_json, sizeof bins_json, "out", "errindex-bins.json");
+    struct stat bs;
+    assert_int_equal(stat(bins_json, &bs), 0);
+    assert_true(bs.st_size < 200 * 1024);
+    check_json_files("out");
+    check_links("out");
+    /* kernel coverage, made by this run: every kernel of the table with a
+     * sim backend, the total, and the unreached sites as path:line */
+    check_header("out", "coverage", "kernel,sites,reached,percent,unreached,files");
+    check_header("out", "coverage-unreached", "kernel,site,calls,reached_by");
+    char *cov = read_in("out", "coverage.csv");
+    assert_non_null(strstr(cov, "\nall kernels,"));
+    if (verify_find_algo("blelloch", false))
+        assert_non_null(strstr(cov, "\nblelloch,"));
+    free(cov);
+    char *miss = read_in("out", "coverage-unreached.csv");
+    assert_non_null(strstr(miss, ",cuda/"));
+    assert_null(strstr(miss, "../"));
+    free(miss);
     /* one catalogue row per algorithm of the table */
     char *cat = read_in("out", "catalogue.csv");
     assert_int_equal(count_lines(cat), verify_algo_count + 1);
     free(cat);
-    /* the simulator's counts against the closed forms */
+    /* the simulator's counts against the closed forms: every fitting row
+     * equal, and a run the form does not cover marked with the reason */
     char *work = read_in("out", "work-sizes.csv");
     check_brent_kung_counts(work);
+    assert_null(strstr(work, "FAIL"));
+    if (verify_find_algo("brent-kung-radix", false))
+        assert_non_null(strstr(work, "brent-kung-radix,128,"));
+    assert_non_null(strstr(work, ",n/a: n is not a power of the radix 4"));
+    assert_non_null(strstr(work, ",equal\n"));
     free(work);
+    char *banks = read_in("out", "banks-sizes.csv");
+    assert_null(strstr(banks, "FAIL"));
+    assert_non_null(strstr(banks, ",equal,"));
+    free(banks);
+    /* per call site: blelloch's tree loads conflict, with a repository path */
+    char *sites = read_in("out", "banks-sites.csv");
+    assert_non_null(strstr(sites, "blelloch,i32,cuda/block/blelloch_body.cuh:"));
+    assert_null(strstr(sites, "../"));
+    free(sites);
     /* every float error within its depth bound, and nothing failed */
     char *acc = read_in("out", "accuracy-sizes.csv");
     assert_null(strstr(acc, "FAIL"));
@@ -218,8 +389,8 @@ static void test_quick_report(void **state)
     assert_true(json[0] == '{' && strstr(json, "\"rows\":[") != NULL);
     free(json);
     if (gnuplot_on_path()) {
-        static const char *const svgs[] = {"work-work.svg", "work-steps.svg", "banks.svg", "accuracy.svg",
-                                           "errindex.svg"};
+        static const char *const svgs[] = {"work-work.svg", "work-steps.svg", "banks.svg", "banks-sites.svg",
+                                           "accuracy.svg", "errindex.svg"};
         for (size_t i = 0; i < sizeof svgs / sizeof svgs[0]; i++) {
             char *svg = read_in("out", svgs[i]);
             assert_non_null(strstr(svg, "<svg"));
@@ -227,29 +398,42 @@ static void test_quick_report(void **state)
             free(svg);
         }
     }
-    /* a second run replaces the earlier report */
+    /* the marker lists the files the report wrote */
+    char *marker = read_in("out", ".scanlab-report");
+    assert_non_null(strstr(marker, "\nindex.html\n"));
+    assert_non_null(strstr(marker, "\nverify.csv\n"));
+    free(marker);
+    assert_false(exists("out", ".scanlab-report.lock"));
+    /* a second run replaces the earlier report's files and nothing else: a
+     * file of the user's stays, a file the earlier report listed and this
+     * one does not write goes */
+    char p[512];
+    path_in(p, sizeof p, "out", "notes.txt");
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("mine\n", f);
+    fclose(f);
+    path_in(p, sizeof p, "out", "stale.csv");
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    path_in(p, sizeof p, "out", ".scanlab-report");
+    f = fopen(p, "a");
+    assert_non_null(f);
+    fputs("stale.csv\n../notes.txt\n", f);
+    fclose(f);
     char *err2;
     rc = run(args, NULL, NULL, &err2);
     if (rc != 0)
         fail_msg("second run: exit %d: %s", rc, err2);
     free(err2);
     assert_true(exists("out", "index.html"));
+    assert_true(exists("out", "notes.txt"));
+    assert_false(exists("out", "stale.csv"));
+    char tmp[256];
+    assert_true(no_entry_with_prefix("out.tmp-", tmp, sizeof tmp));
     remove_report("out");
-}
-
-/* No entry of workdir starts with prefix. */
-static bool no_entry_with_prefix(const char *prefix, char *found, size_t size)
-{
-    DIR *d = opendir(workdir);
-    assert_non_null(d);
-    bool none = true;
-    for (struct dirent *e; (e = readdir(d));)
-        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
-            snprintf(found, size, "%s", e->d_name);
-            none = false;
-        }
-    closedir(d);
-    return none;
 }
 
 static void test_forced_failure(void **state)
@@ -279,11 +463,14 @@ static void test_without_gnuplot(void **state)
 {
     (void)state;
     const char *args[] = {"report", "--quick", "-o", "plain", seed_arg, NULL};
-    /* a coverage report where coverage/run.sh puts it, relative to the
-     * working directory: the page links to it */
-    char cov[512];
-    snprintf(cov, sizeof cov, "mkdir -p '%s/build-coverage/coverage' && echo '<html></html>' > "
-             "'%s/build-coverage/coverage/index.html'", workdir, workdir);
+    /* gcovr's summary where coverage/run.sh puts it, relative to the
+     * working directory: the report copies its numbers */
+    char cov[1024];
+    snprintf(cov, sizeof cov, "mkdir -p '%s/build-coverage' && printf '%%s' '{\"files\": ["
+             "{\"branch_covered\": 7, \"branch_total\": 10, \"filename\": \"cuda/block/hier_driver.cuh\", "
+             "\"line_covered\": 33, \"line_total\": 40}, "
+             "{\"branch_covered\": 1, \"branch_total\": 2, \"filename\": \"model/sched.c\", "
+             "\"line_covered\": 5, \"line_total\": 8}]}' > '%s/build-coverage/coverage.json'", workdir, workdir);
     assert_int_equal(system(cov), 0);
     char *err;
     int rc = run(args, "PATH", "/nonexistent", &err);
@@ -295,8 +482,15 @@ static void test_without_gnuplot(void **state)
     assert_non_null(strstr(html, "gnuplot was not found"));
     assert_null(strstr(html, "INCOMPLETE"));
     assert_null(strstr(html, ".svg\""));
-    assert_non_null(strstr(html, "<a href=\"../build-coverage/coverage/index.html\">"));
+    assert_null(strstr(html, "build-coverage/coverage/index.html\""));
     free(html);
+    char *gcov = read_in("plain", "coverage-gcov.csv");
+    assert_non_null(strstr(gcov, "cuda/block/hier_driver.cuh,33,40,82.5,7,10,70.0"));
+    assert_null(strstr(gcov, "model/sched.c")); /* kernel sources only */
+    free(gcov);
+    char *folders = read_in("plain", "coverage-gcov-folders.csv");
+    assert_non_null(strstr(folders, "model/,5,8,62.5,1,2,50.0"));
+    free(folders);
     remove_report("build-coverage");
     assert_false(exists("plain", "accuracy.svg"));
     remove_report("plain");
@@ -349,6 +543,127 @@ static void test_bad_usage(void **state)
     unlink(file);
 }
 
+/* A folder name that is not UTF-8 (made in a Latin-1 locale): every JSON
+ * file stays valid, the bytes written as \xNN. */
+static void test_non_utf8_name(void **state)
+{
+    (void)state;
+    const char *name = "caf\xe9-\xff";
+    const char *args[] = {"report", "--quick", "-o", name, seed_arg, NULL};
+    char *err;
+    int rc = run(args, NULL, NULL, &err);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, err);
+    free(err);
+    check_json_files(name);
+    char *index = read_in(name, "report.json");
+    assert_non_null(strstr(index, "caf\\\\xE9-\\\\xFF"));
+    free(index);
+    char *html = read_in(name, "index.html");
+    assert_non_null(strstr(html, "caf\\xE9-\\xFF"));
+    free(html);
+    remove_report(name);
+}
+
+/* -o onto a symbolic link, the working directory or a parent of it is
+ * refused before anything runs, and nothing is left behind. */
+static void test_refused_targets(void **state)
+{
+    (void)state;
+    char target[512], link[512];
+    snprintf(target, sizeof target, "%s/real", workdir);
+    snprintf(link, sizeof link, "%s/link", workdir);
+    assert_int_equal(mkdir(target, 0755), 0);
+    assert_int_equal(symlink("real", link), 0);
+    static const char *const refused[] = {"link", "link/", ".", "./", "..", workdir};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const char *args[] = {"report", "--quick", "-o", refused[i], NULL};
+        char *err;
+        int rc = run(args, NULL, NULL, &err);
+        if (rc != 2)
+            fail_msg("-o %s: exit %d, expected 2: %s", refused[i], rc, err);
+        assert_non_null(strstr(err, i < 2 ? "symbolic link" : "working directory"));
+        free(err);
+    }
+    char tmp[256];
+    assert_true(no_entry_with_prefix("link.tmp-", tmp, sizeof tmp));
+    assert_true(no_entry_with_prefix("real.tmp-", tmp, sizeof tmp));
+    assert_true(no_entry_with_prefix(".tmp-", tmp, sizeof tmp));
+    assert_false(exists("real", ".scanlab-report.lock"));
+    unlink(link);
+    rmdir(target);
+}
+
+/* An interrupt leaves nothing the report wrote: not the staging folder,
+ * not the claim, not the folder it created; a file the user put into the
+ * claimed folder meanwhile stays. */
+static void test_interrupt(void **state)
+{
+    (void)state;
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t k = 0; k < 2; k++) {
+        const char *args[] = {"report", "--quick", "-o", "cut", seed_arg, NULL};
+        pid_t pid = spawn(args, "SCANLAB_REPORT_HOLD", "banks", "stderr-cut");
+        wait_for_text("stderr-cut", "holding before section banks");
+        char tmp[256];
+        assert_false(no_entry_with_prefix("cut.tmp-", tmp, sizeof tmp)); /* staging, with figures */
+        assert_true(exists("cut", ".scanlab-report.lock"));
+        if (k == 1) {
+            char p[512];
+            path_in(p, sizeof p, "cut", "precious.txt");
+            FILE *f = fopen(p, "w");
+            assert_non_null(f);
+            fputs("keep me\n", f);
+            fclose(f);
+        }
+        assert_int_equal(kill(pid, sigs[k]), 0);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k]);
+        assert_true(no_entry_with_prefix("cut.tmp-", tmp, sizeof tmp));
+        assert_false(exists("cut", ".scanlab-report.lock"));
+        assert_false(exists("cut", "index.html"));
+        char p[512];
+        snprintf(p, sizeof p, "%s/cut", workdir);
+        struct stat sb;
+        if (k == 0) {
+            assert_int_not_equal(stat(p, &sb), 0); /* the folder it created, gone */
+        } else {
+            assert_true(exists("cut", "precious.txt"));
+            remove_report("cut");
+        }
+    }
+}
+
+/* The folder is the report's from the start: a file put there while the
+ * report runs is kept, and a second report cannot take the folder. */
+static void test_claim_held(void **state)
+{
+    (void)state;
+    const char *args[] = {"report", "--quick", "-o", "held", seed_arg, NULL};
+    pid_t pid = spawn(args, "SCANLAB_REPORT_HOLD", "work", "stderr-held");
+    wait_for_text("stderr-held", "holding before section work");
+    char p[512];
+    path_in(p, sizeof p, "held", "mine.txt");
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("mine\n", f);
+    fclose(f);
+    char *err;
+    assert_int_equal(run(args, NULL, NULL, &err), 2);
+    assert_non_null(strstr(err, "another scanlab report"));
+    free(err);
+    assert_int_equal(kill(pid, SIGUSR1), 0);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_true(exists("held", "index.html"));
+    assert_true(exists("held", "mine.txt"));
+    assert_false(exists("held", ".scanlab-report.lock"));
+    remove_report("held");
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -382,11 +697,18 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_quick_report),
         cmocka_unit_test(test_forced_failure),
         cmocka_unit_test(test_without_gnuplot),
+        cmocka_unit_test(test_refused_targets),
+        cmocka_unit_test(test_non_utf8_name),
+        cmocka_unit_test(test_interrupt),
+        cmocka_unit_test(test_claim_held),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    char stderr_path[64];
-    snprintf(stderr_path, sizeof stderr_path, "%s/stderr", workdir);
-    unlink(stderr_path);
+    static const char *const logs[] = {"stderr", "stderr-cut", "stderr-held"};
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        char log[128];
+        snprintf(log, sizeof log, "%s/%s", workdir, logs[i]);
+        unlink(log);
+    }
     rmdir(workdir);
     return failed;
 }

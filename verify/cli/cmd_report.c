@@ -1,46 +1,41 @@
-/* scanlab report: run every section of the report into DIR.tmp-XXXXXX and
- * rename it to DIR only when every section completed, so that a report that
- * failed never looks complete. */
-#define _XOPEN_SOURCE 700
-#include <dirent.h>
-#include <errno.h>
-#include <ftw.h>
+/* scanlab report: claim DIR, run every section of the report into the
+ * staging folder DIR.tmp-XXXXXX, and move it into DIR only when every
+ * section completed, so that a report that failed never looks complete
+ * (verify/report/report_dir.h). */
 #include <getopt.h>
-#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/report/kernel_coverage.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
+#include "verify/report/report_dir.h"
 
-/* The file that marks a directory as a report, so that -o never replaces a
- * directory that holds anything else. */
-#define REPORT_MARKER ".scanlab-report"
 #define DEFAULT_DIR "report"
-/* Descriptors nftw may hold open while removing a replaced report. */
-#define REMOVE_FDS 16
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: scanlab report [-o DIR] [--quick] [--seed S]\n\n"
-            "Runs every analysis on a default selection sized for a few minutes on two cores and\n"
+            "Runs every analysis on a default selection sized for about a minute on two cores and\n"
             "writes DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the\n"
             "same tables) and DIR/<table>.csv and .json for every table. Sections: the algorithm\n"
-            "table, verification verdicts, work and steps of one block, bank conflicts, float\n"
-            "error against n and against the index, GPU runs (when a GPU is present) and a link\n"
-            "to the coverage report (when build-coverage/coverage/index.html exists).\n"
-            "The report is written to DIR.tmp-XXXXXX and renamed to DIR when it is complete;\n"
-            "a section that fails leaves the temporary directory, its page saying INCOMPLETE.\n"
+            "table, verification verdicts, work and steps of one block against the closed forms,\n"
+            "bank conflicts (per call site too), float error against n and against the index,\n"
+            "GPU runs (kernel times; when a GPU is present) and the call sites of each kernel the\n"
+            "verification reached (with gcov's numbers when coverage/run.sh has made them).\n"
+            "DIR is claimed when the report starts; the report is written to DIR.tmp-XXXXXX and\n"
+            "moved into DIR when it is complete; a section that fails leaves the staging folder,\n"
+            "its page saying INCOMPLETE. An interrupt removes what the report wrote.\n"
             "Exit 0 complete and every check passed, 1 a section or a check failed, 2 bad usage.\n\n"
-            "  -o, --output DIR   where to write (default '" DEFAULT_DIR "'); an existing DIR is\n"
-            "                     replaced only if it is empty or an earlier report\n"
+            "  -o, --output DIR   where to write (default '" DEFAULT_DIR "'); an existing DIR must be\n"
+            "                     empty or an earlier report (not a symbolic link, not the\n"
+            "                     working directory); only the earlier report's files are replaced\n"
             "  --quick            a reduced selection (seconds)\n"
             "  --seed S           seed of every random input (default: SCANLAB_SEED, else 1)\n"
             "  --help             this text\n");
@@ -83,62 +78,6 @@ static int parse_options(int argc, char **argv, options *o)
     return CLI_EXIT_OK;
 }
 
-/* An existing DIR may be replaced only when it is an earlier report or an
- * empty directory. */
-static int check_target(const char *dir)
-{
-    struct stat sb;
-    if (stat(dir, &sb) != 0)
-        return errno == ENOENT ? CLI_EXIT_OK
-                               : cli_usage_error("report: cannot use '%s': %s", dir, strerror(errno));
-    if (!S_ISDIR(sb.st_mode))
-        return cli_usage_error("report: '%s' exists and is not a directory", dir);
-    char marker[PATH_MAX + 32];
-    snprintf(marker, sizeof marker, "%s/" REPORT_MARKER, dir);
-    if (access(marker, F_OK) == 0)
-        return CLI_EXIT_OK;
-    DIR *d = opendir(dir);
-    if (!d)
-        return cli_usage_error("report: cannot read '%s': %s", dir, strerror(errno));
-    bool empty = true;
-    for (struct dirent *e; empty && (e = readdir(d));)
-        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
-    closedir(d);
-    return empty ? CLI_EXIT_OK
-                 : cli_usage_error("report: '%s' exists and is not a scanlab report; refusing to "
-                                   "replace it (choose another -o)", dir);
-}
-
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-/* Put the finished tmp in place of dir, replacing an earlier report. */
-static sl_status install(const char *tmp, const char *dir)
-{
-    char old[PATH_MAX + 32];
-    bool had_old = false;
-    struct stat sb;
-    if (stat(dir, &sb) == 0) {
-        snprintf(old, sizeof old, "%s.old-XXXXXX", dir);
-        if (!mkdtemp(old) || rename(dir, old) != 0)
-            return SL_ERR_IO;
-        had_old = true;
-    }
-    if (rename(tmp, dir) != 0) {
-        if (had_old)
-            rename(old, dir);
-        return SL_ERR_IO;
-    }
-    if (had_old)
-        nftw(old, remove_entry, REMOVE_FDS, FTW_DEPTH | FTW_PHYS);
-    return SL_OK;
-}
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -146,10 +85,33 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static void on_continue(int sig) { (void)sig; }
+
+/* SCANLAB_REPORT_HOLD=<name>: wait before that section until SIGUSR1 (or
+ * an interrupt), so that the tests can act while a report runs. */
+static void hold_before(const report_section *s)
+{
+    const char *hold = getenv("SCANLAB_REPORT_HOLD");
+    if (!hold || strcmp(hold, s->def->name) != 0)
+        return;
+    sigset_t usr1, old;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, &old);
+    signal(SIGUSR1, on_continue);
+    fprintf(stderr, "scanlab: report: holding before section %s (SIGUSR1 continues)\n", s->def->name);
+    sigset_t wait_mask = old;
+    sigdelset(&wait_mask, SIGUSR1);
+    sigsuspend(&wait_mask);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    signal(SIGUSR1, SIG_DFL);
+}
+
 /* Run one section; SCANLAB_REPORT_FAIL=<name> makes it fail on purpose,
  * which the tests use to check the incomplete path. */
 static void run_section(report_section *s)
 {
+    hold_before(s);
     const char *force = getenv("SCANLAB_REPORT_FAIL");
     double t0 = now_s();
     if (force && strcmp(force, s->def->name) == 0)
@@ -166,11 +128,12 @@ static void command_line(report_ctx *ctx, int argc, char **argv)
         len += (size_t)snprintf(ctx->command + len, sizeof ctx->command - len, " %s", argv[i]);
 }
 
-static int run_report(report_ctx *ctx, const char *dir, const char *tmp)
+static int run_report(report_ctx *ctx, report_dir *d)
 {
     report_section *secs = calloc(report_section_count, sizeof *secs);
     if (!secs) {
         fprintf(stderr, "scanlab: report: out of memory\n");
+        report_dir_release(d);
         return CLI_EXIT_FAILED;
     }
     bool tty = cli_stderr_is_tty();
@@ -184,9 +147,9 @@ static int run_report(report_ctx *ctx, const char *dir, const char *tmp)
             fprintf(stderr, "scanlab: report: [%zu/%zu] %s ...\n", i + 1, report_section_count,
                     s->def->title);
         run_section(s);
-        if (tty)
-            fprintf(stderr, "scanlab: report: [%zu/%zu] %s: %s (%.1f s)\n", i + 1, report_section_count,
-                    s->def->name, s->status == SL_OK ? "done" : "FAILED", s->seconds);
+        /* one line a section also on a pipe: a few a minute at most */
+        fprintf(stderr, "scanlab: report: [%zu/%zu] %s: %s (%.1f s)\n", i + 1, report_section_count,
+                s->def->name, s->status == SL_OK ? "done" : "FAILED", s->seconds);
         if (s->status != SL_OK) {
             fprintf(stderr, "scanlab: report: section %s failed: %s\n", s->def->name, s->why);
             if (!failed)
@@ -196,29 +159,29 @@ static int run_report(report_ctx *ctx, const char *dir, const char *tmp)
     }
     sl_status st = report_write(ctx, secs, report_section_count);
     int rc = CLI_EXIT_OK;
+    char why[2 * PATH_MAX];
     if (st != SL_OK) {
-        fprintf(stderr, "scanlab: report: cannot write the report into %s: %s\n", tmp, sl_status_str(st));
+        fprintf(stderr, "scanlab: report: cannot write the report into %s: %s\n", d->tmp, sl_status_str(st));
+        report_dir_release(d);
         rc = CLI_EXIT_FAILED;
     } else if (failed) {
         fprintf(stderr, "scanlab: report: INCOMPLETE: section %s failed: %s; the incomplete report is "
-                        "in %s, %s was not written\n", failed->def->name, failed->why, tmp, dir);
+                        "in %s, %s was not written\n", failed->def->name, failed->why, d->tmp, d->dir);
+        report_dir_release(d);
+        rc = CLI_EXIT_FAILED;
+    } else if (report_dir_install(d, ctx->command, why, sizeof why) != SL_OK) {
+        fprintf(stderr, "scanlab: report: %s\n", why);
+        report_dir_release(d);
         rc = CLI_EXIT_FAILED;
     } else {
-        char marker[PATH_MAX + 64];
-        snprintf(marker, sizeof marker, "%s/" REPORT_MARKER, tmp);
-        FILE *m = fopen(marker, "w");
-        if (!m || fprintf(m, "%s\n", ctx->command) < 0 || fclose(m) != 0 || install(tmp, dir) != SL_OK) {
-            fprintf(stderr, "scanlab: report: cannot move %s to %s: %s\n", tmp, dir, strerror(errno));
+        printf("wrote %s/index.html, %s/report.md and the tables' CSV and JSON\n", d->dir, d->dir);
+        if (checks) {
+            fprintf(stderr, "scanlab: report: %u check%s failed (see the report)\n", checks,
+                    checks == 1 ? "" : "s");
             rc = CLI_EXIT_FAILED;
-        } else {
-            printf("wrote %s/index.html, %s/report.md and the tables' CSV and JSON\n", dir, dir);
-            if (checks) {
-                fprintf(stderr, "scanlab: report: %u check%s failed (see the report)\n", checks,
-                        checks == 1 ? "" : "s");
-                rc = CLI_EXIT_FAILED;
-            }
         }
     }
+    report_dir_unguard();
     for (size_t i = 0; i < report_section_count; i++)
         report_section_free(&secs[i]);
     free(secs);
@@ -240,21 +203,13 @@ int cmd_report(int argc, char **argv)
     if (o.seed ? cli_parse_u64("--seed", o.seed, &ctx.seed) != SL_OK
                : env && *env && cli_parse_u64("SCANLAB_SEED", env, &ctx.seed) != SL_OK)
         return CLI_EXIT_USAGE;
-    size_t len = strlen(o.dir);
-    while (len > 1 && o.dir[len - 1] == '/')
-        len--;
-    if (len > PATH_MAX - 32)
-        return cli_usage_error("report: -o: directory name too long");
-    char dir[PATH_MAX], tmp[PATH_MAX + 32];
-    memcpy(dir, o.dir, len);
-    dir[len] = '\0';
-    if ((rc = check_target(dir)) != CLI_EXIT_OK)
-        return rc;
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", dir);
-    if (!mkdtemp(tmp))
-        return cli_usage_error("report: cannot write next to '%s': %s", dir, strerror(errno));
-    chmod(tmp, 0755);
-    ctx.dir = tmp;
+    static report_dir d; /* the signal handlers read it */
+    char why[2 * PATH_MAX];
+    if (report_dir_claim(&d, o.dir, why, sizeof why) != SL_OK)
+        return cli_usage_error("report: %s", why);
+    report_dir_guard(&d);
+    ctx.dir = d.tmp;
+    ctx.kcov = report_kcov_new(); /* before any kernel runs */
     ctx.gnuplot = plot_gnuplot_available();
     command_line(&ctx, argc, argv);
     report_provenance(&ctx);
@@ -262,5 +217,7 @@ int cmd_report(int argc, char **argv)
             (unsigned long long)ctx.seed);
     if (!ctx.gnuplot)
         fprintf(stderr, "scanlab: report: gnuplot not found on PATH: figures are skipped\n");
-    return run_report(&ctx, dir, tmp);
+    rc = run_report(&ctx, &d);
+    report_kcov_free(ctx.kcov);
+    return rc;
 }

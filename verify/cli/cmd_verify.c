@@ -13,6 +13,7 @@
 #include "verify/formats/npy.h"
 #include "verify/harness/rng.h"
 #include "verify/harness/sizes.h"
+#include "verify/report/kernel_coverage.h"
 
 /* Limits of --jobs and --repeat. */
 enum { MAX_JOBS = 256, MAX_REPEAT = 1000 };
@@ -24,7 +25,7 @@ enum { CASE_COPIES = 8 };
 typedef struct {
     const char *algo, *backend, *type, *op, *sizes, *max_n, *dist, *seed, *jobs, *repeat;
     const char *input, *output;
-    bool exclusive, both, json, help;
+    bool exclusive, both, json, help, coverage;
 } options;
 
 static void usage(FILE *f)
@@ -66,6 +67,8 @@ static void usage(FILE *f)
             "                         a reduction) as .npy, as computed by the first run, whether\n"
             "                         or not it passed; never a partial file\n"
             "  --json                 one JSON document on stdout instead of the table\n"
+            "  --coverage             after the table, the call sites of each kernel that these\n"
+            "                         inputs reached in the simulator, and every one they did not\n"
             "  --help                 this text\n\n"
             "A failure prints the first differing index, the expected and actual values, the seed\n"
             "and a command that replays exactly that case.\n",
@@ -75,7 +78,7 @@ static void usage(FILE *f)
 static int parse_options(int argc, char **argv, options *o)
 {
     enum { O_ALGO = 256, O_BACKEND, O_TYPE, O_OP, O_EXCL, O_BOTH, O_SIZES, O_MAXN, O_DIST, O_SEED,
-           O_JOBS, O_REPEAT, O_JSON, O_HELP, O_INPUT, O_OUTPUT };
+           O_JOBS, O_REPEAT, O_JSON, O_HELP, O_INPUT, O_OUTPUT, O_COVERAGE };
     static const struct option opts[] = {
         {"algo", required_argument, NULL, O_ALGO},     {"backend", required_argument, NULL, O_BACKEND},
         {"type", required_argument, NULL, O_TYPE},     {"op", required_argument, NULL, O_OP},
@@ -85,7 +88,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"jobs", required_argument, NULL, O_JOBS},     {"repeat", required_argument, NULL, O_REPEAT},
         {"json", no_argument, NULL, O_JSON},           {"help", no_argument, NULL, O_HELP},
         {"input", required_argument, NULL, O_INPUT},   {"output", required_argument, NULL, O_OUTPUT},
-        {NULL, 0, NULL, 0}};
+        {"coverage", no_argument, NULL, O_COVERAGE},   {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
     opterr = 0;
@@ -107,6 +110,7 @@ static int parse_options(int argc, char **argv, options *o)
         case O_HELP: o->help = true; break;
         case O_INPUT: o->input = optarg; break;
         case O_OUTPUT: o->output = optarg; break;
+        case O_COVERAGE: o->coverage = true; break;
         case ':':
             return cli_usage_error("verify: option '%s' needs a value", argv[optind - 1]);
         default:
@@ -120,6 +124,8 @@ static int parse_options(int argc, char **argv, options *o)
         return cli_usage_error("verify: unexpected argument '%s'", argv[optind]);
     if (o->exclusive && o->both)
         return cli_usage_error("verify: --exclusive and --both exclude each other");
+    if (o->coverage && o->json)
+        return cli_usage_error("verify: --coverage prints a table after the verdicts; not with --json");
     if (o->output && !o->input)
         return cli_usage_error("verify: --output writes the scan of the --input file: give --input");
     if (o->input) {
@@ -432,6 +438,8 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
             fprintf(stderr, "scanlab: verify: seed %" PRIu64 " (replay with --seed %" PRIu64 ")\n",
                     p.seed, p.seed);
         rc = verify_run_plan(&p, out);
+        if (o.coverage && rc != CLI_EXIT_USAGE && report_kcov_print(out, p.algos, p.algo_count) != SL_OK)
+            rc = CLI_EXIT_FAILED;
         if (o.output && rc != CLI_EXIT_USAGE) {
             int wrc = write_output(&o, &p, keep, kept, out_len);
             if (wrc != CLI_EXIT_OK)

@@ -1,7 +1,6 @@
 /* The section framework of 'scanlab report': tables, figures and
  * paragraphs collected per section (the writers are in report_write.c). */
 #include "verify/report/report.h"
-#include "verify/report/plot.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,6 +104,42 @@ sl_status report_cell(report_table *t, const char *fmt, ...)
     return SL_OK;
 }
 
+report_columns *report_columns_add(report_section *s, const char *name, const char *caption, size_t rows,
+                                   int digits)
+{
+    report_columns *c = calloc(1, sizeof *c);
+    report_item *it = c ? new_item(s, REPORT_ITEM_COLUMNS) : NULL;
+    if (!it) {
+        free(c);
+        return NULL;
+    }
+    snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->caption, sizeof c->caption, "%s", caption);
+    c->rows = rows;
+    c->digits = digits;
+    it->columns = c;
+    return c;
+}
+
+sl_status report_column(report_columns *c, const char *key, const char *label, const double *values)
+{
+    if (c->ncols == REPORT_MAX_DATA_COLS)
+        return SL_ERR_ARG;
+    char *k = strdup(key), *l = strdup(label);
+    double *v = malloc((c->rows + 1) * sizeof *v);
+    if (!k || !l || !v) {
+        free(k);
+        free(l);
+        free(v);
+        return SL_ERR_NOMEM;
+    }
+    memcpy(v, values, c->rows * sizeof *v);
+    c->keys[c->ncols] = k;
+    c->labels[c->ncols] = l;
+    c->values[c->ncols++] = v;
+    return SL_OK;
+}
+
 size_t report_rows(const report_table *t) { return t->ncells / t->ncols; }
 
 const char *report_get(const report_table *t, size_t r, size_t c) { return t->cells[r * t->ncols + c]; }
@@ -146,6 +181,14 @@ void report_section_free(report_section *s)
             free(it->table);
         }
         free(it->figure);
+        if (it->columns) {
+            for (size_t c = 0; c < it->columns->ncols; c++) {
+                free(it->columns->keys[c]);
+                free(it->columns->labels[c]);
+                free(it->columns->values[c]);
+            }
+            free(it->columns);
+        }
     }
     free(s->items);
     s->items = NULL;
@@ -194,7 +237,9 @@ void report_provenance(report_ctx *ctx)
         snprintf(ctx->machine, sizeof ctx->machine, "%s", cpu);
 }
 
-sl_status report_plot(report_section *s, const char *stem, const char *caption, const void *p)
+/* Draw with draw(fig) into a new figure of s (see report_plot). */
+static sl_status add_figure(report_section *s, const char *stem, const char *caption, const void *fig,
+                            sl_status (*draw)(const void *, const char *, const char *, char *, size_t))
 {
     report_figure *f = report_figure_add(s, stem, caption);
     if (!f)
@@ -204,11 +249,31 @@ sl_status report_plot(report_section *s, const char *stem, const char *caption, 
         return SL_OK;
     }
     char why[REPORT_TEXT_LEN];
-    sl_status st = plot_svg((const plot_spec *)p, s->ctx->dir, stem, why, sizeof why);
+    sl_status st = draw(fig, s->ctx->dir, stem, why, sizeof why);
     if (st != SL_OK) {
         snprintf(f->note, sizeof f->note, "%s", why);
         return report_fail(s, st, "figure %s: %s", stem, why);
     }
     f->drawn = true;
     return SL_OK;
+}
+
+static sl_status draw_lines(const void *fig, const char *dir, const char *stem, char *why, size_t size)
+{
+    return plot_svg(fig, dir, stem, why, size);
+}
+
+static sl_status draw_heat(const void *fig, const char *dir, const char *stem, char *why, size_t size)
+{
+    return plot_heatmap_svg(fig, dir, stem, why, size);
+}
+
+sl_status report_plot(report_section *s, const char *stem, const char *caption, const plot_spec *p)
+{
+    return add_figure(s, stem, caption, p, draw_lines);
+}
+
+sl_status report_heatmap(report_section *s, const char *stem, const char *caption, const plot_heatmap *h)
+{
+    return add_figure(s, stem, caption, h, draw_heat);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "cuda/ops.h"
 #include "cuda/status.h"
+#include "verify/report/plot.h"
 
 #define REPORT_MAX_COLS 16
 #define REPORT_NAME_LEN 64
@@ -38,7 +39,26 @@ typedef struct {
     char note[REPORT_TEXT_LEN];
 } report_figure;
 
-typedef enum { REPORT_ITEM_TEXT, REPORT_ITEM_TABLE, REPORT_ITEM_FIGURE, REPORT_ITEM_LINK } report_item_kind;
+/* Long numeric data (a figure's), written column by column: DIR/<name>.json
+ * {"section", "table", "caption", "rows", "columns": [{"key", "label",
+ * "values": [...]}]} and DIR/<name>.csv; linked, not shown. */
+#define REPORT_MAX_DATA_COLS 160
+typedef struct {
+    char name[REPORT_NAME_LEN];
+    char caption[REPORT_TEXT_LEN];
+    size_t rows, ncols;
+    int digits;                     /* significant digits of every value */
+    char *keys[REPORT_MAX_DATA_COLS], *labels[REPORT_MAX_DATA_COLS];
+    double *values[REPORT_MAX_DATA_COLS];
+} report_columns;
+
+typedef enum {
+    REPORT_ITEM_TEXT,
+    REPORT_ITEM_TABLE,
+    REPORT_ITEM_FIGURE,
+    REPORT_ITEM_LINK,
+    REPORT_ITEM_COLUMNS,
+} report_item_kind;
 
 typedef struct {
     report_item_kind kind;
@@ -46,7 +66,10 @@ typedef struct {
     char *href;     /* links: the target; text is the paragraph before it */
     report_table *table;
     report_figure *figure;
+    report_columns *columns;
 } report_item;
+
+struct report_kcov;
 
 /* What every section may read. */
 typedef struct {
@@ -57,6 +80,10 @@ typedef struct {
     char command[512];       /* the command line that made the report */
     char date[64];           /* UTC */
     char machine[512];       /* uname -srm and the CPU model */
+    /* which call sites each kernel's verification runs reached: the verify
+     * section attributes, the coverage section reports (kernel_coverage.h);
+     * NULL when out of memory */
+    struct report_kcov *kcov;
 } report_ctx;
 
 struct report_section_def;
@@ -96,6 +123,13 @@ sl_status report_link(report_section *s, const char *text, const char *href);
 report_table *report_table_add(report_section *s, const char *name, const char *caption,
                                const report_col *cols, size_t ncols);
 
+/* Add a column-wise data set of rows values a column, digits significant
+ * digits; NULL when out of memory. */
+report_columns *report_columns_add(report_section *s, const char *name, const char *caption, size_t rows,
+                                   int digits);
+/* Append a column (values[0..rows) copied; NaN is written as null). */
+sl_status report_column(report_columns *c, const char *key, const char *label, const double *values);
+
 /* Append one cell to the table's last row (rows fill left to right). */
 sl_status report_cell(report_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -109,10 +143,12 @@ const char *report_get(const report_table *t, size_t r, size_t c);
  * note. NULL when out of memory. */
 report_figure *report_figure_add(report_section *s, const char *stem, const char *caption);
 
-/* Add a figure and draw it with gnuplot (plot.h; p is a plot_spec *):
- * without gnuplot the figure carries a note instead, which is no failure;
- * a gnuplot that fails fails the section. */
-sl_status report_plot(report_section *s, const char *stem, const char *caption, const void *p);
+/* Add a figure and draw it with gnuplot (plot.h): without gnuplot the
+ * figure carries a note instead, which is no failure; a gnuplot that fails
+ * fails the section. */
+sl_status report_plot(report_section *s, const char *stem, const char *caption, const plot_spec *p);
+/* The same for a heat map. */
+sl_status report_heatmap(report_section *s, const char *stem, const char *caption, const plot_heatmap *h);
 
 /* Mark the section failed with a reason; returns st. */
 sl_status report_fail(report_section *s, sl_status st, const char *fmt, ...)
@@ -142,6 +178,43 @@ void report_float_input_free(report_float_input *in);
  * and write each prefix's error in ulps and eta (n doubles each). */
 sl_status report_float_errors(const void *algo, int backend, const report_float_input *in, double *ulps,
                               double *eta);
+
+/* Small multiples by algorithm level (plot.h). */
+typedef struct {
+    size_t count;                      /* 1: one plot, no panel titles */
+    char title[PLOT_MAX_PANELS][80];
+    const char *titles[PLOT_MAX_PANELS];
+} report_panels;
+
+/* Put each of n algorithms (names[i], one colour group each) into a
+ * panel: grouped by level (CPU and library scans, block-level scans,
+ * device-level scans, reductions, applications) in table order, at most
+ * PLOT_PANEL_GROUPS a panel; one panel when all of them fit. panel[i]
+ * receives the index. */
+void report_panels_make(report_panels *p, const char *const *names, size_t n, int *panel);
+
+/* One measured error curve (accuracy figures) and the bound it must stay
+ * under. */
+typedef struct {
+    const char *algo;         /* the algorithm: one colour group */
+    int backend;              /* the variant within the group */
+    const char *label;
+    const double *x, *y, *bound;
+    size_t n;
+    char bound_label[128];    /* filled by report_error_series */
+} report_err_series;
+
+/* The series of an error figure into ser (room for 2 n): every
+ * measurement in the given style, panels by level (report_panels_make on
+ * the algorithms), and per panel one dashed bound curve for each distinct
+ * bound sequence, in the colour of the first algorithm that has it.
+ * Returns the number of series. */
+size_t report_error_series(report_err_series *e, size_t n, plot_style style, plot_series *ser,
+                           report_panels *panels);
+
+/* A source file as the simulator names it (relative to the build folder,
+ * or absolute), relative to the repository root: "cuda/block/x.cuh". */
+const char *report_repo_path(const char *file);
 
 /* Free everything a section holds. */
 void report_section_free(report_section *s);

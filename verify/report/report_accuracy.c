@@ -1,6 +1,6 @@
 /* Report section "accuracy": eta (|error| / (u sum|x_j|)) of every float
  * add-scan against n on log-log axes, with the worst-case bound D of each
- * addition-tree depth (DESIGN.md, "Floating-point accuracy"). */
+ * addition-tree depth (docs/accuracy.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,32 +73,6 @@ static sl_status measure(report_section *s, report_table *top, report_table *all
     return SL_OK;
 }
 
-/* The plot's series: every measurement, then one bound curve per distinct
- * depth sequence, in the colour of the first algorithm that has it. */
-static size_t report_bound_series(const series_data *d, size_t nd, plot_series *ser, char (*labels)[128])
-{
-    size_t m = 0;
-    for (size_t i = 0; i < nd; i++)
-        ser[m++] = (plot_series){d[i].label, d[i].n, d[i].max_eta, d[i].count, NULL, PLOT_LINESPOINTS, (int)i};
-    for (size_t i = 0; i < nd; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = d[j].count == d[i].count && memcmp(d[j].depth, d[i].depth, d[i].count * sizeof d[i].depth[0]) == 0;
-        if (seen)
-            continue;
-        size_t others = 0;
-        for (size_t j = i + 1; j < nd; j++)
-            others += d[j].count == d[i].count &&
-                      memcmp(d[j].depth, d[i].depth, d[i].count * sizeof d[i].depth[0]) == 0;
-        if (others)
-            snprintf(labels[i], sizeof labels[i], "D: %s and %zu more", d[i].algo->name, others);
-        else
-            snprintf(labels[i], sizeof labels[i], "D: %s", d[i].algo->name);
-        ser[m++] = (plot_series){labels[i], d[i].n, d[i].depth, d[i].count, NULL, PLOT_DASHED, (int)i};
-    }
-    return m;
-}
-
 sl_status report_run_accuracy(report_section *s)
 {
     static const report_col cols[] = {
@@ -121,9 +95,9 @@ sl_status report_run_accuracy(report_section *s)
     all->data_only = true;
     series_data *d = calloc(ACC_MAX_SERIES, sizeof *d);
     plot_series *ser = calloc(2 * ACC_MAX_SERIES, sizeof *ser);
-    char (*bound_labels)[128] = calloc(ACC_MAX_SERIES, sizeof *bound_labels);
+    report_err_series *e = calloc(ACC_MAX_SERIES, sizeof *e);
     size_t nd = 0, m = 0;
-    sl_status st = d && ser && bound_labels ? SL_OK : SL_ERR_NOMEM;
+    sl_status st = d && ser && e ? SL_OK : SL_ERR_NOMEM;
     for (size_t i = 0; i < verify_algo_count && st == SL_OK; i++)
         for (int b = 0; b < SL_BACKEND_COUNT && st == SL_OK && nd < ACC_MAX_SERIES; b++) {
             const verify_algo *a = &verify_algos[i];
@@ -139,20 +113,24 @@ sl_status report_run_accuracy(report_section *s)
             }
             if (st != SL_OK)
                 break;
+            e[nd] = (report_err_series){.algo = a->name, .backend = b, .label = sd->label, .x = sd->n,
+                                        .y = sd->max_eta, .bound = sd->depth, .n = sd->count};
             nd++;
         }
     if (st == SL_OK && nd) {
-        m = report_bound_series(d, nd, ser, bound_labels);
+        report_panels panels;
+        m = report_error_series(e, nd, PLOT_LINESPOINTS, ser, &panels);
         plot_spec p = {"Float error against n (f32 add, uniform [0, 1))", "n (elements)",
-                       "max eta = |error| / (u sum|x|)", true, true, 0, 0, ser, m};
+                       "max eta = |error| / (u sum|x|)", true, true, 0, 0, ser, m, panels.titles, panels.count};
         report_plot(s, "accuracy", "Largest eta against n on log-log axes for every algorithm and backend "
-                    "(points), with the worst-case bound D of each addition-tree depth (dashed, in the colour "
-                    "of the first algorithm with that depth). A zero error has no place on the logarithmic axis: "
+                    "(points; the backend sets the point shape), one panel per group of algorithms on shared "
+                    "axes, with the worst-case bound D of each addition-tree depth (dashed, in the colour of "
+                    "the first algorithm with that depth). A zero error has no place on the logarithmic axis: "
                     "an algorithm exact at every n (such as compensated summation here) is in the table only.", &p);
     }
     free(d);
     free(ser);
-    free(bound_labels);
+    free(e);
     if (st != SL_OK)
         return report_fail(s, st, "%s", sl_status_str(st));
     return s->status;

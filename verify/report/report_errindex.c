@@ -1,6 +1,8 @@
 /* Report section "errindex": the error of every float add-scan against the
  * output index at one n, as the envelope (largest eta per bin of indices)
- * with the bound D(i) of the algorithm's addition-tree depth. */
+ * with the bound D(i) of the algorithm's addition-tree depth. The figure's
+ * data is kept column by column; the error of every single prefix is not
+ * written (the bins are what the figure shows). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,20 +11,23 @@
 #include "verify/harness/accuracy.h"
 #include "verify/harness/algos.h"
 #include "verify/harness/harness.h"
+#include "verify/harness/rng.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
-#include "verify/harness/rng.h"
 
 #define ERRIDX_N ((size_t)1 << 12)
 #define ERRIDX_N_QUICK ((size_t)1 << 10)
 #define ERRIDX_BINS 128
 #define ERRIDX_MAX_SERIES 64
 #define ERRIDX_TYPE SL_F32
+/* Significant digits of the binned data: eta is a ratio of roundings. */
+#define ERRIDX_DIGITS 4
 
 typedef struct {
     const verify_algo *algo;
-    char label[96], bound[128];
-    double x[ERRIDX_BINS], eta[ERRIDX_BINS], depth[ERRIDX_BINS];
+    sl_backend backend;
+    char label[96];
+    double eta[ERRIDX_BINS], depth[ERRIDX_BINS];
 } series_data;
 
 /* The depth of output i: the algorithm's own function, or the sequential
@@ -33,18 +38,13 @@ static double depth_at(const verify_algo *a, size_t n, size_t i)
     return a->depth ? (double)a->depth(&args, i) : (double)i;
 }
 
-static sl_status add_rows(report_table *sum, report_table *all, const verify_algo *a, sl_backend b,
-                          size_t n, double *ulps, double *eta)
+static sl_status add_row(report_table *sum, const verify_algo *a, sl_backend b, size_t n, double *ulps,
+                         double *eta)
 {
-    for (size_t i = 0; i < n; i++)
-        if (report_cell(all, "%s", a->name) || report_cell(all, "%s", verify_backend_name(b)) ||
-            report_cell(all, "%zu", i) || report_cell(all, "%.4g", ulps[i]) || report_cell(all, "%.4g", eta[i]) ||
-            report_cell(all, "%.0f", depth_at(a, n, i)))
-            return SL_ERR_NOMEM;
     verify_accuracy_stats st;
     sl_scan_args args = {.type = ERRIDX_TYPE, .op = SL_ADD, .n = n};
     size_t depth = verify_accuracy_depth_bound(a, &args);
-    verify_accuracy_summarize(ulps, eta, n, &st); /* reorders: after the per-index rows */
+    verify_accuracy_summarize(ulps, eta, n, &st); /* reorders ulps and eta */
     return report_cell(sum, "%s", a->name) || report_cell(sum, "%s", verify_backend_name(b)) ||
                    report_cell(sum, "%zu", n) || report_cell(sum, "%.4g", st.max_eta) ||
                    report_cell(sum, "%.4g", st.median_eta) || report_cell(sum, "%.4g", st.max_ulps) ||
@@ -54,11 +54,11 @@ static sl_status add_rows(report_table *sum, report_table *all, const verify_alg
 }
 
 /* The envelope: per bin of indices, the largest eta and the largest depth. */
-static void envelope(const verify_algo *a, size_t n, const double *eta, series_data *d)
+static void envelope(const verify_algo *a, size_t n, const double *eta, series_data *d, double *x)
 {
     for (size_t k = 0; k < ERRIDX_BINS; k++) {
         size_t lo = k * n / ERRIDX_BINS, hi = (k + 1) * n / ERRIDX_BINS;
-        d->x[k] = (double)(hi - 1);
+        x[k] = (double)(hi - 1);
         d->eta[k] = 0;
         d->depth[k] = 0;
         for (size_t i = lo; i < hi; i++) {
@@ -68,29 +68,29 @@ static void envelope(const verify_algo *a, size_t n, const double *eta, series_d
     }
 }
 
-/* Every measurement, then one bound curve per distinct D(i). */
-static size_t bound_series(series_data *d, size_t nd, plot_series *ser)
+/* The figure's data, one column a series. */
+static sl_status bins_out(report_section *s, const series_data *d, size_t nd, const double *x, size_t n)
 {
-    size_t m = 0;
-    for (size_t i = 0; i < nd; i++)
-        ser[m++] = (plot_series){d[i].label, d[i].x, d[i].eta, ERRIDX_BINS, NULL, PLOT_LINES, (int)i};
+    char caption[200];
+    snprintf(caption, sizeof caption, "The figure's data: the last index of each of the %d bins of %zu indices, "
+             "then per algorithm and backend the largest eta and the largest depth D(i) of each bin",
+             ERRIDX_BINS, n / ERRIDX_BINS);
+    report_columns *c = report_columns_add(s, "errindex-bins", caption, ERRIDX_BINS, ERRIDX_DIGITS);
+    if (!c || report_column(c, "index", "last index of the bin", x) != SL_OK)
+        return SL_ERR_NOMEM;
     for (size_t i = 0; i < nd; i++) {
-        bool seen = false;
-        size_t others = 0;
-        for (size_t j = 0; j < nd; j++) {
-            bool same = memcmp(d[j].depth, d[i].depth, sizeof d[i].depth) == 0;
-            seen |= j < i && same;
-            others += j > i && same;
-        }
-        if (seen)
-            continue;
-        if (others)
-            snprintf(d[i].bound, sizeof d[i].bound, "D(i): %s and %zu more", d[i].algo->name, others);
-        else
-            snprintf(d[i].bound, sizeof d[i].bound, "D(i): %s", d[i].algo->name);
-        ser[m++] = (plot_series){d[i].bound, d[i].x, d[i].depth, ERRIDX_BINS, NULL, PLOT_DASHED, (int)i};
+        char key[128], label[160];
+        const char *b = verify_backend_name(d[i].backend);
+        snprintf(key, sizeof key, "%s.%s.max_eta", d[i].algo->name, b);
+        snprintf(label, sizeof label, "%s (%s): max eta", d[i].algo->name, b);
+        if (report_column(c, key, label, d[i].eta) != SL_OK)
+            return SL_ERR_NOMEM;
+        snprintf(key, sizeof key, "%s.%s.depth", d[i].algo->name, b);
+        snprintf(label, sizeof label, "%s (%s): depth D(i)", d[i].algo->name, b);
+        if (report_column(c, key, label, d[i].depth) != SL_OK)
+            return SL_ERR_NOMEM;
     }
-    return m;
+    return SL_OK;
 }
 
 sl_status report_run_errindex(report_section *s)
@@ -99,8 +99,6 @@ sl_status report_run_errindex(report_section *s)
         {"algorithm", "algorithm"}, {"backend", "backend"}, {"n", "n"}, {"max_eta", "max eta"},
         {"median_eta", "median eta"}, {"max_ulps", "max error [ulp]"}, {"median_ulps", "median error [ulp]"},
         {"depth_bound", "depth bound D"}};
-    static const report_col idx_cols[] = {{"algorithm", "algorithm"}, {"backend", "backend"}, {"index", "index"},
-                                          {"ulps", "error [ulp]"}, {"eta", "eta"}, {"depth", "depth D(i)"}};
     size_t n = s->ctx->quick ? ERRIDX_N_QUICK : ERRIDX_N;
     report_text(s, "One input of n = %zu f32 values uniform in [0, 1) (seed %llu), scanned by every float "
                    "add-scan; eta of each prefix as in the previous section. The figure shows, per bin of "
@@ -108,19 +106,19 @@ sl_status report_run_errindex(report_section *s)
                 n, (unsigned long long)s->ctx->seed, n / ERRIDX_BINS);
     report_table *sum = report_table_add(s, "errindex", "Float error over the indices of one input "
                                          "(f32 add, uniform [0, 1))", sum_cols, 8);
-    report_table *all = report_table_add(s, "errindex-per-index", "The error of every prefix", idx_cols, 6);
-    if (!sum || !all)
+    if (!sum)
         return report_fail(s, SL_ERR_NOMEM, "out of memory");
-    all->data_only = true;
     report_float_input in;
     sl_status st = report_float_input_make(ERRIDX_TYPE, n, verify_derive_seed(s->ctx->seed, n), &in);
     if (st != SL_OK)
         return report_fail(s, st, "cannot make the input: %s", sl_status_str(st));
     series_data *d = calloc(ERRIDX_MAX_SERIES, sizeof *d);
     plot_series *ser = calloc(2 * ERRIDX_MAX_SERIES, sizeof *ser);
+    report_err_series *e = calloc(ERRIDX_MAX_SERIES, sizeof *e);
     double *ulps = malloc(n * sizeof *ulps), *eta = malloc(n * sizeof *eta);
-    size_t nd = 0, m = 0;
-    if (!d || !ser || !ulps || !eta)
+    static double x[ERRIDX_BINS];
+    size_t nd = 0;
+    if (!d || !ser || !e || !ulps || !eta)
         st = SL_ERR_NOMEM;
     for (size_t i = 0; i < verify_algo_count && st == SL_OK; i++)
         for (int b = 0; b < SL_BACKEND_COUNT && st == SL_OK && nd < ERRIDX_MAX_SERIES; b++) {
@@ -136,21 +134,30 @@ sl_status report_run_errindex(report_section *s)
                 break;
             series_data *sd = &d[nd];
             sd->algo = a;
+            sd->backend = (sl_backend)b;
             snprintf(sd->label, sizeof sd->label, "%s (%s)", a->name, verify_backend_name((sl_backend)b));
-            envelope(a, n, eta, sd);
-            st = add_rows(sum, all, a, (sl_backend)b, n, ulps, eta);
+            envelope(a, n, eta, sd, x);
+            st = add_row(sum, a, (sl_backend)b, n, ulps, eta);
+            e[nd] = (report_err_series){.algo = a->name, .backend = b, .label = sd->label, .x = x, .y = sd->eta,
+                                        .bound = sd->depth, .n = ERRIDX_BINS};
             nd++;
         }
     if (st == SL_OK && nd) {
-        m = bound_series(d, nd, ser);
+        report_panels panels;
+        size_t m = report_error_series(e, nd, PLOT_LINES, ser, &panels);
         char title[128];
         snprintf(title, sizeof title, "Float error against index (f32 add, n = %zu)", n);
-        plot_spec p = {title, "index i", "max eta per bin of indices", false, true, 0, (double)n, ser, m};
-        report_plot(s, "errindex", "Largest eta per bin of indices for every algorithm and backend (solid), "
-                    "with the bound D(i) of its addition-tree depth (dashed, same colour).", &p);
+        plot_spec p = {title, "index i", "max eta per bin of indices", false, true, 0, (double)n, ser, m,
+                       panels.titles, panels.count};
+        report_plot(s, "errindex", "Largest eta per bin of indices for every algorithm and backend (solid; "
+                    "the backend sets the dash), one panel per group of algorithms on shared axes, with the "
+                    "bound D(i) of its addition-tree depth (dashed, same colour).", &p);
+        if (bins_out(s, d, nd, x, n) != SL_OK)
+            st = SL_ERR_NOMEM;
     }
     free(d);
     free(ser);
+    free(e);
     free(ulps);
     free(eta);
     report_float_input_free(&in);

@@ -1,5 +1,5 @@
 /* Float add-scan runs against the exact reference, shared by the report's
- * accuracy sections (DESIGN.md, "Floating-point accuracy"). */
+ * accuracy sections (docs/accuracy.md). */
 #include <stdlib.h>
 #include <string.h>
 

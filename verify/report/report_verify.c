@@ -9,6 +9,7 @@
 
 #include "verify/harness/algos.h"
 #include "verify/harness/harness.h"
+#include "verify/report/kernel_coverage.h"
 #include "verify/report/report.h"
 #include "verify/harness/sizes.h"
 
@@ -158,6 +159,8 @@ sl_status report_run_verify(report_section *s)
                     }
                 }
             s->failed_checks += all.fail;
+            if (b == SL_SIM)
+                report_kcov_attribute(s->ctx->kcov, a->name);
             char eta[32] = "";
             if (all.has_eta)
                 snprintf(eta, sizeof eta, "%.3g", all.max_eta);

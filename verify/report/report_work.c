@@ -1,12 +1,14 @@
-/* Report section "work": work and steps (DESIGN.md, "The simulator's
- * model") of every simulated scan on one block of n = 2^k elements, drawn
- * against the closed forms of the textbook algorithms. */
+/* Report section "work": work, steps and barriers (docs/metrics.md) of
+ * every simulated scan on one block of n = 2^k elements, beside the closed
+ * forms of closed_form.h; a row whose run does not fit a form's
+ * assumptions is marked, a fitting row that differs from its form fails. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "verify/harness/algos.h"
 #include "model/model.h"
+#include "verify/harness/algos.h"
+#include "verify/report/closed_form.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
 
@@ -14,106 +16,143 @@
 #define WORK_K_MAX 11
 #define WORK_K_MAX_QUICK 8
 #define WORK_MAX_SERIES 64
-
-/* The closed forms for one block of n = 2^k elements, drawn for every
- * algorithm of the table with one of these names. */
-typedef struct {
-    const char *name;
-    double (*work)(double n), (*steps)(double n);
-    const char *work_expr, *steps_expr, *work_text, *steps_text;
-} closed_form;
-
-static double ks_work(double n) { return n * log2(n) - (n - 1); }
-static double ks_steps(double n) { return log2(n); }
-static double bk_work(double n) { return 2 * n - 2 - log2(n); }
-static double bk_steps(double n) { return 2 * log2(n) - 1; }
-static double bl_work(double n) { return 2 * (n - 1); }
-static double bl_steps(double n) { return 2 * log2(n); }
-
-static const closed_form forms[] = {
-    {"kogge-stone", ks_work, ks_steps, "x*log(x)/log(2)-(x-1)", "log(x)/log(2)", "n log2 n - (n - 1)",
-     "log2 n"},
-    {"brent-kung", bk_work, bk_steps, "2*x-2-log(x)/log(2)", "2*log(x)/log(2)-1", "2n - 2 - log2 n",
-     "2 log2 n - 1"},
-    {"blelloch", bl_work, bl_steps, "2*(x-1)", "2*log(x)/log(2)", "2(n - 1)", "2 log2 n"},
-};
-
-static const closed_form *form_of(const char *name)
-{
-    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
-        if (strcmp(forms[i].name, name) == 0)
-            return &forms[i];
-    return NULL;
-}
+#define WORK_POINTS (WORK_K_MAX - WORK_K_MIN + 1)
 
 typedef struct {
     const verify_algo *algo;
-    double n[WORK_K_MAX - WORK_K_MIN + 1], work[WORK_K_MAX - WORK_K_MIN + 1], steps[WORK_K_MAX - WORK_K_MIN + 1];
+    const closed_form *form;
+    double n[WORK_POINTS], work[WORK_POINTS], steps[WORK_POINTS];
     size_t count;
+    /* the closed forms where the run fits them */
+    double fn[WORK_POINTS], fwork[WORK_POINTS], fsteps[WORK_POINTS];
+    size_t fcount;
 } series_data;
 
 static sl_status draw(report_section *s, series_data *d, size_t nd, bool steps, double nmax)
 {
-    plot_series ser[2 * WORK_MAX_SERIES];
-    char labels[2 * WORK_MAX_SERIES][96];
+    static plot_series ser[3 * WORK_MAX_SERIES];
+    const char *names[WORK_MAX_SERIES] = {0};
+    int panel[WORK_MAX_SERIES];
+    for (size_t i = 0; i < nd; i++)
+        names[i] = d[i].algo->name;
+    report_panels panels;
+    report_panels_make(&panels, names, nd, panel);
     size_t m = 0;
+    double all[WORK_MAX_SERIES * WORK_POINTS];
+    size_t nall = 0;
     for (size_t i = 0; i < nd; i++) {
-        ser[m] = (plot_series){d[i].algo->name, d[i].n, steps ? d[i].steps : d[i].work, d[i].count, NULL,
-                               PLOT_LINESPOINTS, (int)i};
-        m++;
-        const closed_form *f = form_of(d[i].algo->name);
-        if (f) {
-            snprintf(labels[m], sizeof labels[m], "%s", steps ? f->steps_text : f->work_text);
-            ser[m] = (plot_series){labels[m], NULL, NULL, 0, steps ? f->steps_expr : f->work_expr, PLOT_BAND,
-                                   (int)i};
-            m++;
-        }
+        const double *y = steps ? d[i].steps : d[i].work;
+        ser[m++] = (plot_series){d[i].algo->name, d[i].n, y, d[i].count, NULL, PLOT_LINESPOINTS, (int)i, panel[i], 0};
+        for (size_t k = 0; k < d[i].count; k++)
+            all[nall++] = y[k];
+        if (d[i].fcount)
+            ser[m++] = (plot_series){NULL, d[i].fn,
+                                     steps ? d[i].fsteps : d[i].fwork, d[i].fcount, NULL, PLOT_BAND, (int)i,
+                                     panel[i], 0};
     }
     plot_spec p = {steps ? "Steps of one block (simulated, i32 add)" : "Work of one block (simulated, i32 add)",
-                   "n (elements in the block)",
-                   steps ? "steps (operator applications on the critical path)" : "work (operator applications)",
-                   true, !steps, (double)((size_t)1 << WORK_K_MIN), nmax, ser, m};
+                   "n (elements)",
+                   steps ? "steps (critical path)" : "work (operator applications)",
+                   true, steps ? plot_spans_decades(all, nall) : true, (double)((size_t)1 << WORK_K_MIN), nmax,
+                   ser, m, panels.titles, panels.count};
     return steps ? report_plot(s, "work-steps",
-                               "Steps against n: measured in the simulator (points) and the closed form "
-                               "(broad pale line, same colour) where the algorithm has a textbook one.", &p)
+                               "Steps against n, one panel per group of algorithms on shared axes: measured in "
+                               "the simulator (points) and the closed form (broad pale line, same colour) "
+                               "where the run fits it; the forms are in the table below.", &p)
                  : report_plot(s, "work-work",
-                               "Work against n on log-log axes: measured in the simulator (points) and the "
-                               "closed form (broad pale line, same colour) where the algorithm has a textbook one.", &p);
+                               "Work against n on log-log axes, one panel per group of algorithms: measured in "
+                               "the simulator (points) and the closed form (broad pale line, same colour) "
+                               "where the run fits it; the forms are in the table below.", &p);
+}
+
+/* The cells of one form: its value where the run fits, and the verdict. */
+static void judge(const closed_form *f, size_t n, int block, const model_stats *ms, char cells[3][32],
+                  char *verdict, size_t size, bool *fits, unsigned *failed)
+{
+    cells[0][0] = cells[1][0] = cells[2][0] = '\0';
+    *fits = false;
+    if (!f) {
+        snprintf(verdict, size, "none");
+        return;
+    }
+    char why[160];
+    if (!closed_form_fits(f, n, (unsigned)block, ms->launches, ms->blocks, why, sizeof why)) {
+        snprintf(verdict, size, "n/a: %s", why);
+        return;
+    }
+    *fits = true;
+    const uint64_t want[3] = {f->work(n), f->steps(n), f->barriers(n)};
+    const uint64_t got[3] = {ms->work, ms->steps, ms->barriers};
+    static const char *const what[3] = {"work", "steps", "barriers"};
+    snprintf(verdict, size, "equal");
+    for (int k = 0; k < 3; k++) {
+        snprintf(cells[k], sizeof cells[k], "%llu", (unsigned long long)want[k]);
+        if (want[k] != got[k] && strcmp(verdict, "equal") == 0) {
+            snprintf(verdict, size, "FAIL: %s %llu, form %llu", what[k], (unsigned long long)got[k],
+                     (unsigned long long)want[k]);
+            (*failed)++;
+        }
+    }
 }
 
 sl_status report_run_work(report_section *s)
 {
     static const report_col cols[] = {
-        {"algorithm", "algorithm"},   {"n", "n"},
-        {"block", "threads per block"}, {"blocks", "blocks"},
-        {"launches", "launches"},     {"work", "work [ops]"},
-        {"work_closed_form", "closed form work"}, {"steps", "steps"},
-        {"steps_closed_form", "closed form steps"}, {"barriers", "barriers"}};
+        {"algorithm", "algorithm"},
+        {"n", "n"},
+        {"block", "threads per block"},
+        {"blocks", "blocks"},
+        {"launches", "launches"},
+        {"work", "work [ops]"},
+        {"work_closed_form", "closed form work"},
+        {"steps", "steps"},
+        {"steps_closed_form", "closed form steps"},
+        {"barriers", "barriers"},
+        {"barriers_closed_form", "closed form barriers"},
+        {"closed_form", "against the closed form"}};
+    const size_t ncols = sizeof cols / sizeof cols[0];
     int kmax = s->ctx->quick ? WORK_K_MAX_QUICK : WORK_K_MAX;
-    report_text(s, "Each scan with a simulator backend runs on n = 2^k elements, k = %d..%d, as one block "
-                   "where a block size makes one (i32 add; counts do not depend on the values). Work counts "
-                   "every application of the scan operator by any thread; steps sum, over barrier "
-                   "intervals, the largest number of applications by one thread. The closed forms are "
-                   "those of the textbook algorithms: Kogge-Stone n log2 n - (n - 1) and log2 n; "
-                   "Brent-Kung 2n - 2 - log2 n and 2 log2 n - 1; Blelloch 2(n - 1) and 2 log2 n.",
+    report_text(s, "Each scan with a simulator backend runs on n = 2^k elements, k = %d..%d (i32 add; counts do "
+                   "not depend on the values), as one block with the block size its closed form assumes, else "
+                   "the smallest that makes one block, else the algorithm's default. Work counts every "
+                   "application of the scan operator by any thread; steps sum, over barrier intervals, the "
+                   "largest number of applications by one thread; barriers count completed block-wide "
+                   "barriers. The closed forms (docs/algorithms.md) are for one block scanning one full "
+                   "section with the default parameter; a row marked n/a ran otherwise (several blocks, "
+                   "another block size, or an n the form does not cover) and is not compared. A row that "
+                   "fits and differs fails.",
                 WORK_K_MIN, kmax);
     char caption[160];
-    snprintf(caption, sizeof caption, "Work, steps and barriers of one block of n = %zu (simulated)", (size_t)1 << kmax);
-    report_table *top = report_table_add(s, "work", caption, cols, 10);
-    report_table *all = report_table_add(s, "work-sizes", "Work, steps and barriers at every n", cols, 10);
-    if (!top || !all)
+    snprintf(caption, sizeof caption, "Work, steps and barriers of one block of n = %zu (simulated) against "
+             "the closed forms", (size_t)1 << kmax);
+    report_table *top = report_table_add(s, "work", caption, cols, ncols);
+    report_table *all = report_table_add(s, "work-sizes", "Work, steps and barriers at every n", cols, ncols);
+    report_table *forms = report_table_add(s, "work-forms", "The closed forms",
+                                           (const report_col[]){{"algorithm", "algorithm"},
+                                                                {"assumes", "for"},
+                                                                {"work", "work"},
+                                                                {"steps", "steps"},
+                                                                {"barriers", "barriers"}},
+                                           5);
+    if (!top || !all || !forms)
         return report_fail(s, SL_ERR_NOMEM, "out of memory");
     all->data_only = true;
-    series_data d[WORK_MAX_SERIES];
+    static series_data d[WORK_MAX_SERIES];
     size_t nd = 0;
     for (size_t i = 0; i < verify_algo_count; i++) {
         const verify_algo *a = &verify_algos[i];
         if (a->kind != SL_KIND_SCAN || !verify_algo_runs_on(a, SL_SIM) || nd == WORK_MAX_SERIES)
             continue;
         series_data *sd = &d[nd++];
+        memset(sd, 0, sizeof *sd);
         sd->algo = a;
-        sd->count = 0;
-        const closed_form *f = form_of(a->name);
+        sd->form = closed_form_of(a->name);
+        if (sd->form) {
+            if (report_cell(forms, "%s", a->name) || report_cell(forms, "%s", sd->form->assumes) ||
+                report_cell(forms, "%s", sd->form->work_text) || report_cell(forms, "%s", sd->form->steps_text) ||
+                report_cell(forms, "%s", sd->form->barriers_text))
+                return report_fail(s, SL_ERR_NOMEM, "out of memory");
+        }
         for (int k = WORK_K_MIN; k <= kmax; k++) {
             size_t n = (size_t)1 << k;
             model_stats ms;
@@ -125,12 +164,14 @@ sl_status report_run_work(report_section *s)
             }
             sd->n[sd->count] = (double)n;
             sd->work[sd->count] = (double)ms.work;
-            sd->steps[sd->count] = (double)ms.steps;
-            sd->count++;
-            char wf[32] = "", sf[32] = "";
-            if (f) {
-                snprintf(wf, sizeof wf, "%.0f", f->work((double)n));
-                snprintf(sf, sizeof sf, "%.0f", f->steps((double)n));
+            sd->steps[sd->count++] = (double)ms.steps;
+            char cells[3][32], verdict[200];
+            bool fits;
+            judge(sd->form, n, block, &ms, cells, verdict, sizeof verdict, &fits, &s->failed_checks);
+            if (fits) {
+                sd->fn[sd->fcount] = (double)n;
+                sd->fwork[sd->fcount] = (double)sd->form->work(n);
+                sd->fsteps[sd->fcount++] = (double)sd->form->steps(n);
             }
             bool bad = false;
             for (int copy = 0; copy < (k == kmax ? 2 : 1); copy++) {
@@ -139,9 +180,10 @@ sl_status report_run_work(report_section *s)
                        (block ? report_cell(t, "%d", block) : report_cell(t, "%s", "default")) ||
                        report_cell(t, "%llu", (unsigned long long)ms.blocks) ||
                        report_cell(t, "%llu", (unsigned long long)ms.launches) ||
-                       report_cell(t, "%llu", (unsigned long long)ms.work) || report_cell(t, "%s", wf) ||
-                       report_cell(t, "%llu", (unsigned long long)ms.steps) || report_cell(t, "%s", sf) ||
-                       report_cell(t, "%llu", (unsigned long long)ms.barriers);
+                       report_cell(t, "%llu", (unsigned long long)ms.work) || report_cell(t, "%s", cells[0]) ||
+                       report_cell(t, "%llu", (unsigned long long)ms.steps) || report_cell(t, "%s", cells[1]) ||
+                       report_cell(t, "%llu", (unsigned long long)ms.barriers) ||
+                       report_cell(t, "%s", cells[2]) || report_cell(t, "%s", verdict);
             }
             model_stats_free(&ms);
             if (bad)

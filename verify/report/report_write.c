@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "config.h"
-#include "verify/formats/json.h"
 #include "verify/report/report.h"
 
 static const char css[] =
@@ -21,7 +20,7 @@ static const char css[] =
     "caption{caption-side:top;text-align:left;font-style:italic;padding-bottom:.3rem;color:#333}"
     "th,td{padding:.2rem .6rem;border-bottom:1px solid #e3e3e3;text-align:left;vertical-align:top}"
     "th{border-bottom:2px solid #555;font-weight:600}td.num{text-align:right}"
-    "tr.fail td{background:#fde8e8}"
+    "tr.fail td{background:#fde8e8}tr.marked td{background:#fff6d6}"
     "figure{margin:1.5rem 0;text-align:center}figure img{max-width:100%;height:auto}"
     "figcaption{font-size:.9rem;color:#333;text-align:left;margin-top:.4rem}"
     "figcaption .how{display:block;color:#666;font-size:.82rem;margin-top:.2rem}"
@@ -29,56 +28,155 @@ static const char css[] =
     ".failed{border-left:4px solid #b00020;padding-left:.8rem;color:#b00020}"
     ".note{color:#555;font-style:italic}.data{font-size:.88rem}";
 
-static void html_escape(FILE *f, const char *s)
+/* The length of the valid UTF-8 sequence at s (overlong forms, surrogates
+ * and code points above U+10FFFF are invalid), or 0. */
+static size_t utf8_len(const unsigned char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
+    if (s[0] < 0x80)
+        return 1;
+    size_t len = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+               : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((len == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (len == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+        (len == 4 && s[0] == 0xf0 && s[1] < 0x90) || (len == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+        return 0;
+    return len;
+}
+
+/* Text as valid UTF-8: a byte that is not part of a valid sequence (a
+ * file name from a non-UTF-8 locale) is written as the four characters
+ * \xNN, so every file of the report is valid UTF-8 and its JSON valid. */
+static void put_text(FILE *f, const char *text, void (*put)(FILE *, const char *, size_t))
+{
+    const unsigned char *s = (const unsigned char *)text;
+    while (*s) {
+        size_t len = utf8_len(s);
+        if (len == 0) {
+            char esc[8];
+            snprintf(esc, sizeof esc, "\\x%02X", *s);
+            for (int i = 0; i < 4; i++) /* escaped again by the format */
+                put(f, esc + i, 1);
+            s++;
+        } else {
+            put(f, (const char *)s, len);
+            s += len;
         }
     }
 }
 
-/* Markdown table cells: a '|' would split the cell. */
-static void md_escape(FILE *f, const char *s)
+static void put_raw(FILE *f, const char *s, size_t len) { fwrite(s, 1, len, f); }
+
+static void put_html(FILE *f, const char *s, size_t len)
 {
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if (*s == '\n')
-            fputc(' ', f);
-        else
-            fputc(*s, f);
+    if (len > 1) {
+        fwrite(s, 1, len, f);
+        return;
+    }
+    switch (*s) {
+    case '<': fputs("&lt;", f); break;
+    case '>': fputs("&gt;", f); break;
+    case '&': fputs("&amp;", f); break;
+    case '"': fputs("&quot;", f); break;
+    default: fputc(*s, f);
     }
 }
 
-static bool is_number(const char *s)
+/* Markdown table cells: a '|' would split the cell. */
+static void put_md(FILE *f, const char *s, size_t len)
 {
-    if (!*s)
-        return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    return *end == '\0' && errno == 0 && isfinite(v);
+    if (len == 1 && *s == '|')
+        fputs("\\|", f);
+    else if (len == 1 && *s == '\n')
+        fputc(' ', f);
+    else
+        fwrite(s, 1, len, f);
 }
+
+static void put_json(FILE *f, const char *s, size_t len)
+{
+    if (len > 1) {
+        fwrite(s, 1, len, f);
+        return;
+    }
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+        fprintf(f, "\\%c", c);
+    else if (c == '\n')
+        fputs("\\n", f);
+    else if (c == '\t')
+        fputs("\\t", f);
+    else if (c == '\r')
+        fputs("\\r", f);
+    else if (c < 0x20)
+        fprintf(f, "\\u%04x", c);
+    else
+        fputc(c, f);
+}
+
+static void html_escape(FILE *f, const char *s) { put_text(f, s, put_html); }
+static void md_escape(FILE *f, const char *s) { put_text(f, s, put_md); }
+static void md_text(FILE *f, const char *s) { put_text(f, s, put_raw); }
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    put_text(f, s, put_json);
+    fputc('"', f);
+}
+
+/* A number as JSON writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+ * A table cell that is one is written as it is, with the digits the
+ * section chose. */
+static bool is_json_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            s++;
+    else
+        return false;
+    if (*s == '.') {
+        if (!(*++s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
+static bool is_number(const char *s) { return is_json_number(s); }
 
 /* --- CSV and JSON ------------------------------------------------------------ */
 
+static void put_csv_quoted(FILE *f, const char *s, size_t len)
+{
+    if (len == 1 && *s == '"')
+        fputc('"', f);
+    fwrite(s, 1, len, f);
+}
+
 static void csv_cell(FILE *f, const char *s)
 {
-    if (strpbrk(s, ",\"\n") == NULL) {
-        fputs(s, f);
+    if (strpbrk(s, ",\"\n\r") == NULL) {
+        put_text(f, s, put_raw);
         return;
     }
     fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
+    put_text(f, s, put_csv_quoted);
     fputc('"', f);
 }
 
@@ -117,57 +215,114 @@ static sl_status write_json(const char *dir, const char *section, const report_t
     FILE *f = open_in(dir, t->name, ".json");
     if (!f)
         return SL_ERR_IO;
-    json_writer w;
-    json_init(&w, f);
-    json_begin_object(&w, NULL);
-    json_string(&w, "section", section);
-    json_string(&w, "table", t->name);
-    json_string(&w, "caption", t->caption);
-    json_begin_array(&w, "columns");
+    fputs("{\"section\":", f);
+    json_str(f, section);
+    fputs(",\"table\":", f);
+    json_str(f, t->name);
+    fputs(",\"caption\":", f);
+    json_str(f, t->caption);
+    fputs(",\"columns\":[", f);
     for (size_t c = 0; c < t->ncols; c++) {
-        json_begin_object(&w, NULL);
-        json_string(&w, "key", t->cols[c].key);
-        json_string(&w, "label", t->cols[c].label);
-        json_end_object(&w);
+        fputs(c ? ",{\"key\":" : "{\"key\":", f);
+        json_str(f, t->cols[c].key);
+        fputs(",\"label\":", f);
+        json_str(f, t->cols[c].label);
+        fputc('}', f);
     }
-    json_end_array(&w);
-    json_begin_array(&w, "rows");
+    fputs("],\"rows\":[", f);
     for (size_t r = 0; r < report_rows(t); r++) {
-        json_begin_object(&w, NULL);
+        fputs(r ? ",\n{" : "\n{", f);
         for (size_t c = 0; c < t->ncols; c++) {
             const char *v = report_get(t, r, c);
+            if (c)
+                fputc(',', f);
+            json_str(f, t->cols[c].key);
+            fputc(':', f);
             if (!*v)
-                json_null(&w, t->cols[c].key);
-            else if (is_number(v))
-                json_double(&w, t->cols[c].key, strtod(v, NULL));
+                fputs("null", f);
+            else if (is_json_number(v))
+                fputs(v, f);
             else
-                json_string(&w, t->cols[c].key, v);
+                json_str(f, v);
         }
-        json_end_object(&w);
+        fputc('}', f);
     }
-    json_end_array(&w);
-    json_end_object(&w);
-    json_finish(&w);
+    fputs("]}\n", f);
+    return close_checked(f);
+}
+
+/* A column-wise data set: JSON with one array a column, and CSV. */
+static sl_status write_columns(const char *dir, const char *section, const report_columns *d)
+{
+    FILE *f = open_in(dir, d->name, ".json");
+    if (!f)
+        return SL_ERR_IO;
+    fputs("{\"section\":", f);
+    json_str(f, section);
+    fputs(",\"table\":", f);
+    json_str(f, d->name);
+    fputs(",\"caption\":", f);
+    json_str(f, d->caption);
+    fprintf(f, ",\"rows\":%zu,\"columns\":[", d->rows);
+    for (size_t c = 0; c < d->ncols; c++) {
+        fputs(c ? ",\n{\"key\":" : "\n{\"key\":", f);
+        json_str(f, d->keys[c]);
+        fputs(",\"label\":", f);
+        json_str(f, d->labels[c]);
+        fputs(",\"values\":[", f);
+        for (size_t r = 0; r < d->rows; r++) {
+            double v = d->values[c][r];
+            if (r)
+                fputc(',', f);
+            if (isfinite(v))
+                fprintf(f, "%.*g", d->digits, v);
+            else
+                fputs("null", f);
+        }
+        fputs("]}", f);
+    }
+    fputs("]}\n", f);
+    sl_status st = close_checked(f);
+    if (st != SL_OK || !(f = open_in(dir, d->name, ".csv")))
+        return SL_ERR_IO;
+    for (size_t c = 0; c < d->ncols; c++) {
+        csv_cell(f, d->keys[c]);
+        fputc(c + 1 < d->ncols ? ',' : '\n', f);
+    }
+    for (size_t r = 0; r < d->rows; r++)
+        for (size_t c = 0; c < d->ncols; c++) {
+            if (isfinite(d->values[c][r]))
+                fprintf(f, "%.*g", d->digits, d->values[c][r]);
+            fputc(c + 1 < d->ncols ? ',' : '\n', f);
+        }
     return close_checked(f);
 }
 
 /* --- HTML --------------------------------------------------------------------- */
 
-/* Rows whose cells say FAIL are shaded. */
-static bool row_failed(const report_table *t, size_t r)
+/* Rows with a cell that starts with FAIL are shaded red, rows with one
+ * that starts with "n/a" (a configuration a closed form does not cover)
+ * are shaded as marked. */
+static const char *row_class(const report_table *t, size_t r)
 {
-    for (size_t c = 0; c < t->ncols; c++)
-        if (strcmp(report_get(t, r, c), "FAIL") == 0)
-            return true;
-    return false;
+    const char *cls = NULL;
+    for (size_t c = 0; c < t->ncols; c++) {
+        const char *v = report_get(t, r, c);
+        if (strncmp(v, "FAIL", 4) == 0)
+            return "fail";
+        if (strncmp(v, "n/a", 3) == 0)
+            cls = "marked";
+    }
+    return cls;
 }
 
 static void html_table(FILE *f, const report_table *t)
 {
     if (t->data_only) {
-        fprintf(f, "<p class=\"data\">%s: %zu rows in <a href=\"%s.csv\">%s.csv</a> and "
-                   "<a href=\"%s.json\">%s.json</a>.</p>\n",
-                t->caption, report_rows(t), t->name, t->name, t->name, t->name);
+        fputs("<p class=\"data\">", f);
+        html_escape(f, t->caption);
+        fprintf(f, ": %zu rows in <a href=\"%s.csv\">%s.csv</a> and <a href=\"%s.json\">%s.json</a>.</p>\n",
+                report_rows(t), t->name, t->name, t->name, t->name);
         return;
     }
     fputs("<table>\n<caption>", f);
@@ -181,7 +336,11 @@ static void html_table(FILE *f, const report_table *t)
     }
     fputs("</tr></thead>\n<tbody>\n", f);
     for (size_t r = 0; r < report_rows(t); r++) {
-        fputs(row_failed(t, r) ? "<tr class=\"fail\">" : "<tr>", f);
+        const char *cls = row_class(t, r);
+        if (cls)
+            fprintf(f, "<tr class=\"%s\">", cls);
+        else
+            fputs("<tr>", f);
         for (size_t c = 0; c < t->ncols; c++) {
             const char *v = report_get(t, r, c);
             fputs(is_number(v) ? "<td class=\"num\">" : "<td>", f);
@@ -241,6 +400,13 @@ static void html_section(FILE *f, const report_ctx *ctx, const report_section *s
             fputs("</a>.</p>\n", f);
         } else if (it->kind == REPORT_ITEM_TABLE) {
             html_table(f, it->table);
+        } else if (it->kind == REPORT_ITEM_COLUMNS) {
+            fputs("<p class=\"data\">", f);
+            html_escape(f, it->columns->caption);
+            fprintf(f, ": %zu columns of %zu values in <a href=\"%s.json\">%s.json</a> (column-wise) and "
+                       "<a href=\"%s.csv\">%s.csv</a>.</p>\n",
+                    it->columns->ncols, it->columns->rows, it->columns->name, it->columns->name,
+                    it->columns->name, it->columns->name);
         } else {
             html_figure(f, ctx, it->figure);
         }
@@ -286,7 +452,8 @@ static sl_status write_html(const report_ctx *ctx, const report_section *secs, s
     fputs("</ol></nav>\n", f);
     for (size_t i = 0; i < count; i++)
         html_section(f, ctx, &secs[i]);
-    fputs("<p class=\"note\">The same tables are in <a href=\"report.md\">report.md</a>.</p>\n"
+    fputs("<p class=\"note\">The same tables are in <a href=\"report.md\">report.md</a>; "
+          "<a href=\"report.json\">report.json</a> lists the sections, tables and figures.</p>\n"
           "</body>\n</html>\n", f);
     return close_checked(f);
 }
@@ -296,11 +463,14 @@ static sl_status write_html(const report_ctx *ctx, const report_section *secs, s
 static void md_table(FILE *f, const report_table *t)
 {
     if (t->data_only) {
-        fprintf(f, "%s: %zu rows in [%s.csv](%s.csv) and [%s.json](%s.json).\n\n", t->caption,
-                report_rows(t), t->name, t->name, t->name, t->name);
+        md_text(f, t->caption);
+        fprintf(f, ": %zu rows in [%s.csv](%s.csv) and [%s.json](%s.json).\n\n", report_rows(t), t->name,
+                t->name, t->name, t->name);
         return;
     }
-    fprintf(f, "*%s* ([CSV](%s.csv), [JSON](%s.json))\n\n|", t->caption, t->name, t->name);
+    fputc('*', f);
+    md_text(f, t->caption);
+    fprintf(f, "* ([CSV](%s.csv), [JSON](%s.json))\n\n|", t->name, t->name);
     for (size_t c = 0; c < t->ncols; c++) {
         fputc(' ', f);
         md_escape(f, t->cols[c].label);
@@ -322,6 +492,59 @@ static void md_table(FILE *f, const report_table *t)
     fputc('\n', f);
 }
 
+/* "Made by `command` ... on date" with the machine: the provenance line. */
+static void md_provenance(FILE *f, const report_ctx *ctx)
+{
+    fputs("`", f);
+    md_text(f, ctx->command);
+    fputs("` on ", f);
+    md_text(f, ctx->date);
+    fputs(", ", f);
+    md_text(f, ctx->machine);
+}
+
+static void md_item(FILE *f, const report_ctx *ctx, const report_item *it)
+{
+    switch (it->kind) {
+    case REPORT_ITEM_TEXT:
+        md_text(f, it->text);
+        fputs("\n\n", f);
+        break;
+    case REPORT_ITEM_LINK:
+        md_text(f, it->text);
+        fputs(" [", f);
+        md_text(f, it->href);
+        fputs("](", f);
+        md_text(f, it->href);
+        fputs(").\n\n", f);
+        break;
+    case REPORT_ITEM_TABLE:
+        md_table(f, it->table);
+        break;
+    case REPORT_ITEM_COLUMNS:
+        md_text(f, it->columns->caption);
+        fprintf(f, ": %zu columns of %zu values in [%s.json](%s.json) (column-wise) and [%s.csv](%s.csv).\n\n",
+                it->columns->ncols, it->columns->rows, it->columns->name, it->columns->name, it->columns->name,
+                it->columns->name);
+        break;
+    case REPORT_ITEM_FIGURE:
+        if (it->figure->drawn) {
+            fputs("![", f);
+            md_text(f, it->figure->caption);
+            fprintf(f, "](%s.svg)\n\n*", it->figure->stem);
+            md_text(f, it->figure->caption);
+            fputs("* (produced by ", f);
+            md_provenance(f, ctx);
+            fprintf(f, "; drawn by gnuplot from [src/%s.gp](src/%s.gp))\n\n", it->figure->stem, it->figure->stem);
+        } else {
+            fputs("*Figure not drawn: ", f);
+            md_text(f, it->figure->note);
+            fputs(".*\n\n", f);
+        }
+        break;
+    }
+}
+
 static sl_status write_md(const report_ctx *ctx, const report_section *secs, size_t count,
                           const report_section *failed)
 {
@@ -329,30 +552,78 @@ static sl_status write_md(const report_ctx *ctx, const report_section *secs, siz
     if (!f)
         return SL_ERR_IO;
     fputs("# scanlab report\n\n", f);
-    if (failed)
-        fprintf(f, "**INCOMPLETE: section %s failed: %s**\n\n", failed->def->name, failed->why);
-    fprintf(f, "Made by `%s` (scanlab %s, seed %llu) on %s.  \nMachine: %s.\n\n", ctx->command,
-            SCANLAB_VERSION, (unsigned long long)ctx->seed, ctx->date, ctx->machine);
+    if (failed) {
+        fprintf(f, "**INCOMPLETE: section %s failed: ", failed->def->name);
+        md_text(f, failed->why);
+        fputs("**\n\n", f);
+    }
+    fputs("Made by ", f);
+    md_provenance(f, ctx);
+    fprintf(f, " (scanlab %s, seed %llu).\n\n", SCANLAB_VERSION, (unsigned long long)ctx->seed);
     for (size_t i = 0; i < count; i++) {
         const report_section *s = &secs[i];
         fprintf(f, "## %s\n\n", s->def->title);
-        if (s->status != SL_OK)
-            fprintf(f, "**This section failed: %s**\n\n", s->why);
-        for (size_t k = 0; k < s->nitems; k++) {
-            const report_item *it = &s->items[k];
-            if (it->kind == REPORT_ITEM_TEXT)
-                fprintf(f, "%s\n\n", it->text);
-            else if (it->kind == REPORT_ITEM_LINK)
-                fprintf(f, "%s [%s](%s).\n\n", it->text, it->href, it->href);
-            else if (it->kind == REPORT_ITEM_TABLE)
-                md_table(f, it->table);
-            else if (it->figure->drawn)
-                fprintf(f, "![%s](%s.svg)\n\n*%s* (produced by `%s` on %s, %s)\n\n", it->figure->caption,
-                        it->figure->stem, it->figure->caption, ctx->command, ctx->date, ctx->machine);
-            else
-                fprintf(f, "*Figure not drawn: %s.*\n\n", it->figure->note);
+        if (s->status != SL_OK) {
+            fputs("**This section failed: ", f);
+            md_text(f, s->why);
+            fputs("**\n\n", f);
         }
+        for (size_t k = 0; k < s->nitems; k++)
+            md_item(f, ctx, &s->items[k]);
     }
+    return close_checked(f);
+}
+
+static void json_names(FILE *f, const char *key, const report_section *s, report_item_kind kind)
+{
+    fprintf(f, ",\"%s\":[", key);
+    bool first = true;
+    for (size_t k = 0; k < s->nitems; k++) {
+        const report_item *it = &s->items[k];
+        if (it->kind != kind)
+            continue;
+        fputs(first ? "" : ",", f);
+        first = false;
+        json_str(f, kind == REPORT_ITEM_TABLE ? it->table->name : kind == REPORT_ITEM_FIGURE ? it->figure->stem
+                                                                                          : it->columns->name);
+    }
+    fputc(']', f);
+}
+
+/* report.json: what the report holds and how it was made, for programs. */
+static sl_status write_index(const report_ctx *ctx, const report_section *secs, size_t count,
+                             const report_section *failed)
+{
+    FILE *f = open_in(ctx->dir, "report", ".json");
+    if (!f)
+        return SL_ERR_IO;
+    fputs("{\"scanlab\":\"" SCANLAB_VERSION "\",\"command\":", f);
+    json_str(f, ctx->command);
+    fputs(",\"date\":", f);
+    json_str(f, ctx->date);
+    fputs(",\"machine\":", f);
+    json_str(f, ctx->machine);
+    fprintf(f, ",\"seed\":%llu,\"quick\":%s,\"cuda\":%s,\"openmp\":%s,\"complete\":%s,\"sections\":[",
+            (unsigned long long)ctx->seed, ctx->quick ? "true" : "false", SCANLAB_HAVE_CUDA ? "true" : "false",
+            SCANLAB_HAVE_OPENMP ? "true" : "false", failed ? "false" : "true");
+    for (size_t i = 0; i < count; i++) {
+        const report_section *s = &secs[i];
+        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+        json_str(f, s->def->name);
+        fputs(",\"title\":", f);
+        json_str(f, s->def->title);
+        fprintf(f, ",\"completed\":%s,\"failed_checks\":%u,\"seconds\":%.1f", s->status == SL_OK ? "true" : "false",
+                s->failed_checks, s->seconds);
+        if (s->status != SL_OK) {
+            fputs(",\"why\":", f);
+            json_str(f, s->why);
+        }
+        json_names(f, "tables", s, REPORT_ITEM_TABLE);
+        json_names(f, "data", s, REPORT_ITEM_COLUMNS);
+        json_names(f, "figures", s, REPORT_ITEM_FIGURE);
+        fputc('}', f);
+    }
+    fputs("]}\n", f);
     return close_checked(f);
 }
 
@@ -364,12 +635,18 @@ sl_status report_write(const report_ctx *ctx, report_section *secs, size_t count
             failed = &secs[i];
     sl_status st = SL_OK;
     for (size_t i = 0; i < count && st == SL_OK; i++)
-        for (size_t k = 0; k < secs[i].nitems && st == SL_OK; k++)
-            if (secs[i].items[k].kind == REPORT_ITEM_TABLE) {
-                st = write_csv(ctx->dir, secs[i].items[k].table);
+        for (size_t k = 0; k < secs[i].nitems && st == SL_OK; k++) {
+            const report_item *it = &secs[i].items[k];
+            if (it->kind == REPORT_ITEM_TABLE) {
+                st = write_csv(ctx->dir, it->table);
                 if (st == SL_OK)
-                    st = write_json(ctx->dir, secs[i].def->name, secs[i].items[k].table);
+                    st = write_json(ctx->dir, secs[i].def->name, it->table);
+            } else if (it->kind == REPORT_ITEM_COLUMNS) {
+                st = write_columns(ctx->dir, secs[i].def->name, it->columns);
             }
+        }
+    if (st == SL_OK)
+        st = write_index(ctx, secs, count, failed);
     if (st == SL_OK)
         st = write_md(ctx, secs, count, failed);
     if (st == SL_OK)

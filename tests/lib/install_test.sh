@@ -1,0 +1,64 @@
+#!/bin/sh
+# libscanlab as a program outside the project sees it: 'meson install' into
+# a temporary DESTDIR, then tests/lib/outside.c compiled with nothing but
+# pkg-config's flags, against the shared and against the static library,
+# and run. Also checks that the installed headers are only the public ones.
+#
+#   install_test.sh BUILD_DIR OUTSIDE_C
+#
+# CC names the C compiler; SCANLAB_OUTSIDE_FLAGS adds the flags the library
+# was built with that its users need too (sanitizers, coverage).
+set -eu
+build=$1
+src=$2
+cc=${CC:-cc}
+extra=${SCANLAB_OUTSIDE_FLAGS:-}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scanlab-install-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+
+if ! meson install -C "$build" --no-rebuild --destdir "$tmp/root" >"$tmp/install.log" 2>&1; then
+    cat "$tmp/install.log"
+    exit 1
+fi
+pc=$(find "$tmp/root" -name scanlab.pc)
+[ -n "$pc" ] || { echo "no scanlab.pc installed"; exit 1; }
+libdir=$(dirname "$(dirname "$pc")")
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH
+# The files lie under DESTDIR: the prefix moves there, and only it (paths
+# outside the prefix, such as CUDA's library folder, stay as they are).
+prefix=$tmp/root$(pkg-config --variable=prefix scanlab)
+pc() { pkg-config --define-variable=prefix="$prefix" "$@" scanlab; }
+
+# The public headers stand alone: nothing of the source tree is installed.
+inc=$(find "$tmp/root" -type d -path '*/include/scanlab')
+ls "$inc" | sort | tr '\n' ' ' >"$tmp/headers"
+expected="exact.h harness.h kernels.h scanlab.h simulator.h types.h "
+if [ "$(cat "$tmp/headers")" != "$expected" ]; then
+    echo "installed headers: $(cat "$tmp/headers"), expected: $expected"
+    exit 1
+fi
+if grep -n '#include "' "$inc"/*.h; then
+    echo "an installed header includes a project header"
+    exit 1
+fi
+
+cflags=$(pc --cflags)
+libs=$(pc --libs)
+private=$(pc --static --libs | sed 's/-lscanlab//')
+echo "cflags: $cflags"
+echo "libs: $libs"
+echo "static: $libdir/libscanlab.a $private"
+# shellcheck disable=SC2086
+$cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$src" -o "$tmp/outside-shared" $libs -lm
+# shellcheck disable=SC2086
+$cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$src" -o "$tmp/outside-static" "$libdir/libscanlab.a" $private -lm
+
+LD_LIBRARY_PATH=$libdir "$tmp/outside-shared"
+if ! LD_LIBRARY_PATH=$libdir ldd "$tmp/outside-shared" | grep -q "$libdir/libscanlab.so"; then
+    echo "the shared build does not load the installed libscanlab.so"
+    exit 1
+fi
+"$tmp/outside-static"
+echo "ok: shared and static builds against the installed library"

@@ -1,0 +1,71 @@
+/* Kernel coverage: which dialect call sites of each kernel the inputs run
+ * in this process executed, from the simulator's list of every call site
+ * of the program (model_sites, model/model.h).
+ *
+ * A kernel's sites are the call sites, grouped by file and line, of its
+ * template and of the kernel headers the template includes (kernel_files.h
+ * names them); SHARED_DYN, a declaration the simulator does not record, is
+ * not counted. A line is reached when a call site on it ran. A header
+ * shared by several kernels is compiled into each of them; when the runs
+ * were attributed kernel by kernel (report_kcov_attribute after each
+ * algorithm's runs) a shared line counts for a kernel only when that
+ * kernel's own copy ran, and a shared line that only other kernels compile
+ * is not the kernel's; what ran outside the attributed runs does not count. Without attribution (verify --coverage) a shared
+ * line counts as reached when any of the given kernels that include it ran
+ * it. */
+#ifndef SCANLAB_KERNEL_COVERAGE_H
+#define SCANLAB_KERNEL_COVERAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "cuda/status.h"
+#include "verify/harness/algos.h"
+#include "verify/report/kernel_files.h"
+
+/* Call sites of one kernel on one line. */
+typedef struct {
+    const char *file; /* repository-relative */
+    int line;
+    bool reached;
+    char what[48];    /* the dialect calls on the line: "LD, ST" */
+    const char *by;   /* unreached, but this other kernel ran it (or NULL) */
+} report_kcov_line;
+
+typedef struct {
+    const char *name;                /* the algorithm */
+    const report_kernel_files *src;  /* its sources */
+    size_t sites, reached;           /* lines with call sites */
+    size_t file_sites[REPORT_KERNEL_MAX_FILES], file_reached[REPORT_KERNEL_MAX_FILES];
+    report_kcov_line *lines;         /* sites of the kernel, by file and line */
+} report_kcov_kernel;
+
+typedef struct {
+    report_kcov_kernel *kernels;
+    size_t count;
+    bool attributed;                 /* per kernel (see above) or shared lines by any */
+    size_t unknown;                  /* algorithms with a sim backend but no entry in kernel_files */
+} report_kcov_result;
+
+/* A tracker of attribution: notes which call sites have run so far. */
+typedef struct report_kcov report_kcov;
+report_kcov *report_kcov_new(void);
+void report_kcov_free(report_kcov *c);
+/* The call sites that ran since the last call (or since report_kcov_new)
+ * ran for algorithm name. */
+void report_kcov_attribute(report_kcov *c, const char *name);
+
+/* The coverage of the kernels among algos[0..count) that have a sim
+ * backend and an entry in kernel_files.h; c (NULL: none) attributes.
+ * Free with report_kcov_result_free. */
+sl_status report_kcov_compute(const report_kcov *c, const verify_algo *const *algos, size_t count,
+                              report_kcov_result *out);
+void report_kcov_result_free(report_kcov_result *r);
+
+/* The entry point of 'scanlab verify --coverage': after the run, print on
+ * out one line per kernel of algos[0..count) (sites, reached, percent,
+ * files), then every unreached line as "path:line: note: ..." (the form
+ * editors and CI annotate). Returns SL_OK or SL_ERR_NOMEM. */
+sl_status report_kcov_print(FILE *out, const verify_algo *const *algos, size_t count);
+
+#endif
