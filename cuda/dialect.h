@@ -469,9 +469,11 @@ static inline uint32_t sl_dev_epoch(void) { return 1u; }
 static inline uint32_t *sl_dev_error_word(void) { return NULL; }
 /* The simulator's stand-in for the GPU's resident blocks: a few, so that
  * persistent kernels loop over several tiles per block and stay small
- * enough to simulate. */
+ * enough to simulate, unless the run sets model_config.occupancy (what an
+ * occupancy query answers; a schedule search sets the grid it explores). */
 #define SL_SIM_RESIDENT_BLOCKS 4u
-#define SL_RESIDENT_BLOCKS(kname, block, shmem) ((void)(kname), (void)(block), (void)(shmem), SL_SIM_RESIDENT_BLOCKS)
+#define SL_RESIDENT_BLOCKS(kname, block, shmem) \
+    ((void)(kname), (void)(block), (void)(shmem), model_occupancy(SL_SIM_RESIDENT_BLOCKS))
 
 #endif /* backends */
 

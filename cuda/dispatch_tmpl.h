@@ -20,7 +20,7 @@ SL_FOR_EACH_TYPE_OP(X)
 
 static sl_kargs SL_DISPATCH_FN_(_kargs)(const sl_scan_args *a)
 {
-    sl_kargs k = {a->in, a->out, a->n, a->exclusive, a->block, a->param};
+    sl_kargs k = {a->in, a->out, a->n, a->exclusive, a->block, a->param, a->adversary};
     return k;
 }
 

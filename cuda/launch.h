@@ -25,6 +25,8 @@ static inline sl_launch sl_launch_1d(unsigned grid, unsigned block, size_t shmem
     return c;
 }
 
+enum { SL_ADVERSARY_NONE, SL_ADVERSARY_REVERSED, SL_ADVERSARY_LATE };
+
 /* What a host driver receives: host buffers (in may equal out) and the
  * algorithm's settings; the dispatcher fills it from sl_scan_args. */
 typedef struct {
@@ -34,6 +36,11 @@ typedef struct {
     bool exclusive;
     int block; /* threads per block; 0 = the algorithm's default */
     int param; /* the algorithm's own parameter; 0 = default */
+    /* An adversarial dispatch the single-pass scans emulate (docs/deadlock.md):
+     * SL_ADVERSARY_NONE, _REVERSED (a block-numbered scan takes its tiles
+     * in the reverse of blockIdx, as if the last blocks were dispatched
+     * first) or _LATE (the first half of the blocks start late). */
+    int adversary;
 } sl_kargs;
 
 #endif

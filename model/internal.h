@@ -96,6 +96,7 @@ typedef struct mthread {
     int wop_arg;
     uintptr_t spin_addr;
     const model_site *spin_site;
+    bool slept; /* its last park was a back-off (NANOSLEEP) */
     /* memory model */
     uint16_t seq;          /* synchronising operations in this interval */
     mrel fence;            /* the thread's last fence of GPU or system scope */

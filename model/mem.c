@@ -270,6 +270,7 @@ static void spin_point(mthread *t, uintptr_t addr, const model_site *site)
 {
     if (addr != t->spin_addr || site != t->spin_site)
         model_L.weak_progress++;
+    t->slept = false;
     if (t->tr)
         for (const model_trace_ent *e = t->tr; e < t->pub.tr_next; e++)
             if (e->site->kind & MODEL_WR) {
@@ -417,7 +418,20 @@ void model_nanosleep(unsigned ns, model_site *site)
     mthread *t = (mthread *)model_cur;
     if (__builtin_expect(site->id == 0, 0))
         model_site_intern(site);
-    spin_point(t, 0, site);
+    /* a schedule search chooses turns at polls: a back-off adds no choice
+     * (a spin with back-off must come back to the same state at its poll) */
+    if (model_search_active())
+        return;
+    /* a back-off between two polls of one word is part of that spin (the
+     * word it polls stays the thread's spin address); delays in a row with
+     * no poll between are a bounded delay loop on its way */
+    if (t->slept)
+        model_L.weak_progress++;
+    t->slept = true;
+    t->state = TS_SPIN;
+    t->park_site = site;
+    t->blk->nspin++;
+    model_park(t);
 }
 
 void *model_shared(size_t bytes, size_t align, model_site *site)

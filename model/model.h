@@ -44,6 +44,7 @@ typedef struct {
     uint64_t schedule;
     unsigned pct_depth; /* > 0: blocks chosen by PCT priorities with pct_depth - 1 change points */
     bool keep_order;    /* explored schedules keep the dispatch order of `order` */
+    unsigned occupancy; /* blocks an occupancy query answers (persistent grids); 0 = the kernel's default */
 } model_config;
 
 /* Kinds of finding. */

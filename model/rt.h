@@ -128,6 +128,10 @@ enum { MODEL_AT_ADD, MODEL_AT_MAX, MODEL_AT_MIN, MODEL_AT_CAS, MODEL_AT_EXCH };
 uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t a, uint64_t b,
                       model_site *site);
 
+/* Host side: what an occupancy query answers in the run in progress
+ * (model_config.occupancy, else fallback). */
+unsigned model_occupancy(unsigned fallback);
+
 /* Host side: device memory is host memory registered with the model, which
  * needs it for bounds checks and race shadows. */
 sl_status model_dev_alloc(void **p, size_t bytes);

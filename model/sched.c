@@ -551,6 +551,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->shared_k = 0;
         t->spin_addr = 0;
         t->spin_site = NULL;
+        t->slept = false;
         t->seq = 0;
         memset(&t->fence, 0, sizeof t->fence);
         t->npending = t->nfloor = t->stale_run = 0;
@@ -712,6 +713,12 @@ static uint64_t splitmix64(uint64_t *x)
 }
 
 uint64_t model_rand(void) { return splitmix64(&model_L.rng); }
+
+unsigned model_occupancy(unsigned fallback)
+{
+    const model_stats *s = model_current();
+    return s->cfg.occupancy ? s->cfg.occupancy : fallback;
+}
 
 uint64_t model_rand_below(uint64_t n) { return model_rand() % n; }
 

@@ -29,11 +29,18 @@ typedef struct {
     sl_tile_geom g;
     int by_block; /* tile = blockIdx.x (else tickets, persistent blocks) */
     int windows;  /* the protocol keeps window words (lookback-det) */
+    int adversary; /* SL_ADVERSARY_* */
 } sl_sp_cfg;
+/* Back-off rounds of a block that emulates a late start (SL_ADVERSARY_LATE)
+ * and the nanoseconds of each: about 0.6 ms on the GPU, long enough for
+ * every other resident block to take its first tiles. */
+#define SL_SP_LATE_ROUNDS 64
+#define SL_SP_LATE_NS 10000
 #endif
 
 SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, 1)
-SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts, int by_block)
+SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts, int by_block,
+               int adversary)
 {
     SHARED_DYN(T, stage_all);
     SHARED(T, wsum, SL_MAX_BLOCK_THREADS / SL_WARP_SIZE);
@@ -42,7 +49,13 @@ SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_
     T *stage = stage_all + WARP_ID() * SL_TILE_STAGE_ELEMS(items, sizeof(T));
     const size_t tile_elems = (size_t)blockDim.x * items;
     const int first = threadIdx.x == 0;
-    size_t tile = blockIdx.x;
+    /* an adversarial dispatch, emulated: a block-numbered scan takes tiles
+     * in the reverse of blockIdx (block b waits for block b + 1, which may
+     * not be resident); ticketed blocks of the first half start late */
+    size_t tile = by_block && adversary == SL_ADVERSARY_REVERSED ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+    if (!by_block && adversary == SL_ADVERSARY_LATE && blockIdx.x < gridDim.x / 2)
+        for (int k = 0; k < SL_SP_LATE_ROUNDS; k++)
+            NANOSLEEP(SL_SP_LATE_NS);
     if (!by_block) {
         if (first) {
             ST(next, 0, sl_tile_ticket(ts));
@@ -73,7 +86,7 @@ SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_
     }
 }
 SL_DEFINE_LAUNCH(SL_KN(sp_scan), (const T *, in), (T *, out), (size_t, n), (int, exclusive), (unsigned, items),
-                 (sl_tile_status, ts), (int, by_block))
+                 (sl_tile_status, ts), (int, by_block), (int, adversary))
 
 /* The launch on device buffers: protocol memory, a persistent grid (or one
  * block per tile), the bounded waits' verdict. ctx is the sl_sp_cfg. */
@@ -91,7 +104,7 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
     grid = c->by_block ? (unsigned)tiles
                        : sl_dev_grid(tiles, SL_RESIDENT_BLOCKS(SL_KN(sp_scan), c->g.block, c->g.shmem));
     SL_TRY(SL_LAUNCH(sp_scan)(sl_launch_1d(grid, c->g.block, c->g.shmem), (const T *)d_in, (T *)d_out, a->n,
-                              a->exclusive ? 1 : 0, c->g.items, ts, c->by_block));
+                              a->exclusive ? 1 : 0, c->g.items, ts, c->by_block, a->adversary));
     SL_TRY(sl_tile_status_check(&ts));
 done:
     sl_tile_status_free(&ts);

@@ -68,7 +68,13 @@ typedef struct {
     int block;   /* threads per block for kernels; 0 = the algorithm's default */
     int param;   /* the algorithm's own parameter (radix, passes, ...); 0 = default */
     void *sim;   /* sim backend: where counts go (sl_sim_sink, simulator.h), or NULL */
+    int adversary; /* single-pass scans: an adversarial dispatch to emulate (SL_ADVERSARY_*) */
 } sl_scan_args;
+
+/* Adversarial dispatches the single-pass scans emulate: none; tiles in the
+ * reverse of blockIdx (block-numbered scans); the first half of the blocks
+ * starting late (ticketed scans). */
+enum { SL_ADVERSARY_NONE, SL_ADVERSARY_REVERSED, SL_ADVERSARY_LATE };
 
 typedef sl_status (*sl_scan_fn)(const sl_scan_args *a);
 /* The addition-tree depth behind output i (the float accuracy bound). */

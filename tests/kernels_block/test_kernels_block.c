@@ -50,7 +50,7 @@ static void run_i32(sl_scan_fn fn, size_t n, int block, int param, bool exclusiv
         in[i] = (int32_t)(rnd(&s) % 201) - 100;
     model_stats_init(st);
     st->cfg.quiet = true;
-    sl_scan_args a = {SL_I32, SL_ADD, exclusive, in, out, n, 0, block, param, st};
+    sl_scan_args a = {SL_I32, SL_ADD, exclusive, in, out, n, 0, block, param, st, SL_ADVERSARY_NONE};
     assert_int_equal(fn(&a), SL_OK);
     int32_t acc = 0;
     for (size_t i = 0; i < n; i++) {
@@ -330,7 +330,7 @@ static const algo_case algos[] = {
         assert_true(in && got && want);                                                     \
         fill_##tn##_##opn(in, n, &s);                                                       \
         ref_##tn##_##opn(in, want, n, ex);                                                  \
-        sl_scan_args a = {st_, so, ex, in, got, n, 0, block, c->param, NULL};               \
+        sl_scan_args a = {st_, so, ex, in, got, n, 0, block, c->param, NULL, 0};             \
         model_stats ms;                                                                     \
         model_stats_init(&ms);                                                              \
         ms.cfg.quiet = true;                                                                \
@@ -378,7 +378,7 @@ static void test_bad_args(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         for (size_t n = 0; n <= 4; n += 4) {
-            sl_scan_args a = {SL_I32, SL_ADD, false, x, y, n, 0, bad[i].block, bad[i].param, NULL};
+            sl_scan_args a = {SL_I32, SL_ADD, false, x, y, n, 0, bad[i].block, bad[i].param, NULL, SL_ADVERSARY_NONE};
             model_stats ms;
             model_stats_init(&ms);
             ms.cfg.quiet = true;

@@ -91,7 +91,7 @@ static sl_status run_on(sl_scan_fn fn, const run_cfg *c, const void *in, void *o
         stats->cfg.slots = c->slots;
     stats->cfg.order = c->order;
     stats->cfg.seed = c->order_seed;
-    sl_scan_args a = {c->type, c->op, c->exclusive, in, out, c->n, 0, c->block, c->param, stats};
+    sl_scan_args a = {c->type, c->op, c->exclusive, in, out, c->n, 0, c->block, c->param, stats, SL_ADVERSARY_NONE};
     return fn(&a);
 }
 

@@ -232,7 +232,7 @@ static void test_brent_kung_one_block(void **state)
             x = x * 6364136223846793005u + 1442695040888963407u;
             in[i] = (int32_t)(x >> 33);
         }
-        sl_kargs a = {in, out, n, false, (int)(n / 2), 0};
+        sl_kargs a = {in, out, n, false, (int)(n / 2), 0, SL_ADVERSARY_NONE};
         begin();
         assert_int_equal(model_end(brent_kung_i32_add_sim(&a)), SL_OK);
         assert_int_equal(run_stats.launches, 1);

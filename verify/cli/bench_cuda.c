@@ -162,7 +162,7 @@ static sl_status run_job(cb_job *j, const cb_cfg *c, void *out)
         size_t bytes = c->cub_tmp_bytes;
         return cub_scan_dev(c->type, c->op, c->exclusive, c->d_in, out, c->n, c->cub_tmp, &bytes);
     }
-    sl_scan_args a = {c->type, c->op, c->exclusive, c->d_in, out, c->n, 0, c->block, c->param, NULL};
+    sl_scan_args a = {c->type, c->op, c->exclusive, c->d_in, out, c->n, 0, c->block, c->param, NULL, SL_ADVERSARY_NONE};
     sl_dev_arena_set(&j->arena);
     sl_status st = j->algo->run[SL_CUDA](&a);
     sl_dev_arena_set(NULL);
@@ -225,7 +225,7 @@ static size_t float_add_check(const cb_cfg *c, const verify_algo *al, const void
 {
     const bool f32 = c->type == SL_F32;
     const double u = f32 ? 0x1.0p-24 : 0x1.0p-53;
-    sl_scan_args a = {c->type, c->op, c->exclusive, NULL, NULL, c->n, 0, c->block, c->param, NULL};
+    sl_scan_args a = {c->type, c->op, c->exclusive, NULL, NULL, c->n, 0, c->block, c->param, NULL, SL_ADVERSARY_NONE};
     double s = 0.0, comp = 0.0, abs_sum = 0.0, depth = 0.0;
     for (size_t i = 0; i < c->n; i++) {
         if (i % CB_DEPTH_RUN == 0) {

@@ -72,7 +72,7 @@ int bench_sim(const bench_options *o)
     }
     for (size_t i = 0; i < n; i++)
         in[i] = (int32_t)(i % 7) - 3;
-    sl_kargs k = {in, out, n, false, 0, BENCH_SIM_SECTIONS_ONLY};
+    sl_kargs k = {in, out, n, false, 0, BENCH_SIM_SECTIONS_ONLY, SL_ADVERSARY_NONE};
     model_stats full, plain;
     model_stats_init(&full);
     model_stats_init(&plain);

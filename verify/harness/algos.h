@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "cuda/launch.h" /* SL_ADVERSARY_* */
 #include "verify/harness/catalog.h"
 
 typedef enum {
@@ -36,6 +37,7 @@ typedef struct {
     int block;      /* threads per block for kernels; 0 = the algorithm's default */
     int param;      /* the algorithm's own parameter (radix, passes, blocks); 0 = default */
     void *sim;      /* sim backend: where counts go (a model_stats *), or NULL */
+    int adversary;  /* an adversarial dispatch emulated by the single-pass scans (cuda/launch.h) */
 } sl_scan_args;
 
 typedef sl_status (*sl_scan_fn)(const sl_scan_args *a);
