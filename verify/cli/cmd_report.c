@@ -16,6 +16,7 @@
 
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/harness/harness.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
 
@@ -49,16 +50,17 @@ static void usage(FILE *f)
 typedef struct {
     const char *dir;
     const char *seed;
-    bool quick, help;
+    bool quick, help, allow_races;
 } options;
 
 static int parse_options(int argc, char **argv, options *o)
 {
-    enum { O_QUICK = 256, O_SEED, O_HELP };
+    enum { O_QUICK = 256, O_SEED, O_HELP, O_ALLOW_RACES };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"quick", no_argument, NULL, O_QUICK},
                                          {"seed", required_argument, NULL, O_SEED},
                                          {"help", no_argument, NULL, O_HELP},
+                                         {"allow-races", no_argument, NULL, O_ALLOW_RACES},
                                          {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -70,6 +72,7 @@ static int parse_options(int argc, char **argv, options *o)
         case O_SEED: o->seed = optarg; break;
         case 'h':
         case O_HELP: o->help = true; break;
+        case O_ALLOW_RACES: o->allow_races = true; break;
         case ':': return cli_usage_error("report: option '%s' needs a value", argv[optind - 1]);
         default:
             return cli_usage_error("report: unknown option '%s' (valid: -o/--output, --quick, --seed, --help)",
@@ -236,6 +239,9 @@ int cmd_report(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     report_ctx ctx = {.quick = o.quick, .seed = 1};
+    /* the sections call the harness, whose verdicts carry the simulator's
+     * findings */
+    verify_set_allow_races(o.allow_races);
     const char *env = getenv("SCANLAB_SEED");
     if (o.seed ? cli_parse_u64("--seed", o.seed, &ctx.seed) != SL_OK
                : env && *env && cli_parse_u64("SCANLAB_SEED", env, &ctx.seed) != SL_OK)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/cli/simulate.h"
 #include "verify/harness/algos.h"
 #include "verify/harness/app_ref.h"
 #include "verify/cli/cli.h"
@@ -38,9 +39,12 @@ static void usage(void)
            "  --slots K         resident blocks at once (default %d)\n"
            "  --order O         block dispatch order: in (default), reversed, random (with --seed)\n"
            "  --shared-limit B  shared memory per block (default 49152, at most 232448)\n"
+           "  --allow-races     a race alone does not fail the run (other findings still do)\n"
            "  --json            one JSON document on stdout\n\n"
-           "Exit status: 0 correct, 1 wrong result or the simulator stopped the kernel,\n"
-           "2 bad usage.\n",
+           "Every finding of the simulator (a race, barrier divergence, an out-of-bounds or\n"
+           "misaligned access, a deadlock, an undefined warp operation) is printed on stderr as\n"
+           "'path:line: error: message' and fails the run.\n"
+           "Exit status: 0 correct and no finding, 1 wrong result or a finding, 2 bad usage.\n",
            SIM_DEFAULT_N, SIM_DEFAULT_SEED, MODEL_DEFAULT_SLOTS);
 }
 
@@ -86,8 +90,39 @@ static size_t check_result(const sl_scan_args *a, const verify_algo *al, const v
     return bad;
 }
 
+static const char *finding_kind(model_find_kind k)
+{
+    switch (k) {
+    case MODEL_FIND_RACE: return "race";
+    case MODEL_FIND_OOB: return "out_of_bounds";
+    case MODEL_FIND_BARRIER_DIVERGENCE: return "barrier_divergence";
+    case MODEL_FIND_DEADLOCK: return "deadlock";
+    case MODEL_FIND_LIMIT: return "limit";
+    case MODEL_FIND_MISALIGNED: return "misaligned";
+    case MODEL_FIND_WARP: return "warp";
+    }
+    return "other";
+}
+
+/* One finding: its kind, the site (path relative to the repository root,
+ * line) of the later access, and the message. */
+static void json_finding(json_writer *w, const model_finding *f)
+{
+    json_begin_object(w, NULL);
+    json_string(w, "kind", finding_kind(f->kind));
+    if (f->site[0]) {
+        json_string(w, "file", f->site[0]->file);
+        json_int(w, "line", f->site[0]->line);
+    } else {
+        json_null(w, "file");
+        json_null(w, "line");
+    }
+    json_string(w, "message", f->text);
+    json_end_object(w);
+}
+
 static void print_json(const sl_scan_args *a, const char *algo, const model_stats *s, size_t bad,
-                       sl_status st)
+                       sl_status st, uint64_t found)
 {
     json_writer w;
     json_init(&w, stdout);
@@ -98,6 +133,7 @@ static void print_json(const sl_scan_args *a, const char *algo, const model_stat
     json_string(&w, "op", verify_op_name(a->op));
     json_bool(&w, "exclusive", a->exclusive);
     json_bool(&w, "correct", st == SL_OK && bad == 0);
+    json_bool(&w, "passed", st == SL_OK && bad == 0 && found == 0);
     json_uint(&w, "wrong_elements", bad);
     json_string(&w, "status", sl_status_str(st));
     json_uint(&w, "work", s->work);
@@ -155,6 +191,13 @@ static void print_json(const sl_scan_args *a, const char *algo, const model_stat
     for (uint64_t i = 0; i < s->races && i < MODEL_MAX_REPORTS; i++)
         json_string(&w, NULL, s->race[i].text);
     json_end_array(&w);
+    json_uint(&w, "findings", found);
+    json_begin_array(&w, "finding_list");
+    for (uint64_t i = 0; i < s->races && i < MODEL_MAX_REPORTS; i++)
+        json_finding(&w, &s->race[i]);
+    if (s->has_error)
+        json_finding(&w, &s->error);
+    json_end_array(&w);
     if (s->has_error)
         json_string(&w, "error", s->error.text);
     else
@@ -163,7 +206,7 @@ static void print_json(const sl_scan_args *a, const char *algo, const model_stat
     json_finish(&w);
 }
 
-int cmd_simulate(int argc, char **argv)
+int simulate_main(int argc, char **argv, const verify_algo *algos, size_t count)
 {
     static const struct option opts[] = {
         {"algo", required_argument, NULL, 'a'},  {"n", required_argument, NULL, 'n'},
@@ -172,13 +215,14 @@ int cmd_simulate(int argc, char **argv)
         {"seed", required_argument, NULL, 's'},  {"slots", required_argument, NULL, 'k'},
         {"order", required_argument, NULL, 'r'}, {"shared-limit", required_argument, NULL, 'l'},
         {"json", no_argument, NULL, 'j'},        {"help", no_argument, NULL, 'h'},
-        {"param", required_argument, NULL, 'p'}, {NULL, 0, NULL, 0}};
+        {"param", required_argument, NULL, 'p'}, {"allow-races", no_argument, NULL, 'R'},
+        {NULL, 0, NULL, 0}};
     const char *algo = NULL;
     size_t n = SIM_DEFAULT_N, limit = MODEL_DEFAULT_SHARED_LIMIT;
     int block = 0, param = 0, slots = MODEL_DEFAULT_SLOTS;
     sl_type type = SL_I32;
     sl_op op = SL_ADD;
-    bool exclusive = false, json = false;
+    bool exclusive = false, json = false, allow_races = false;
     uint64_t seed = SIM_DEFAULT_SEED;
     model_order order = MODEL_ORDER_IN;
     int c;
@@ -232,6 +276,9 @@ int cmd_simulate(int argc, char **argv)
         case 'j':
             json = true;
             break;
+        case 'R':
+            allow_races = true;
+            break;
         case 'h':
             usage();
             return CLI_EXIT_OK;
@@ -245,9 +292,18 @@ int cmd_simulate(int argc, char **argv)
         return cli_usage_error("simulate: unexpected argument '%s'", argv[optind]);
     if (!algo)
         return cli_usage_error("simulate: --algo is required (see scanlab list)");
-    const verify_algo *al = verify_find_algo(algo, true);
-    if (!al)
+    const verify_algo *al = NULL;
+    for (size_t i = 0; i < count && !al; i++)
+        if (strcmp(algos[i].name, algo) == 0)
+            al = &algos[i];
+    if (!al) {
+        fprintf(stderr, "scanlab: simulate: unknown algorithm '%s' (valid:", algo);
+        for (size_t i = 0; i < count; i++)
+            if (algos[i].run[SL_SIM])
+                fprintf(stderr, " %s", algos[i].name);
+        fprintf(stderr, ")\n");
         return CLI_EXIT_USAGE;
+    }
     if (!al->run[SL_SIM])
         return cli_usage_error("simulate: '%s' has no sim backend (see scanlab list)", algo);
     if (!SL_OP_APPLIES(op, type))
@@ -255,13 +311,13 @@ int cmd_simulate(int argc, char **argv)
     if (cli_check_memory("simulate", n, SL_TYPE_SIZE(type), 3) != SL_OK)
         return CLI_EXIT_USAGE;
 
-    const size_t es = SL_TYPE_SIZE(type), count = al->kind == SL_KIND_SCAN ? n : 1;
+    const size_t es = SL_TYPE_SIZE(type), out_count = al->kind == SL_KIND_SCAN ? n : 1;
     /* applications: a count, then elements (cuda/apps/app_defs.h) */
     const bool app = SL_KIND_IS_APP(al->kind);
-    const size_t app_bytes = app ? verify_app_out_bytes(al->kind, type, n, 0) : 0;
+    const size_t app_bytes = app ? verify_app_out_bytes(al->kind, type, n, param) : 0;
     if (app && (app_bytes == 0 || op != SL_ADD))
         return cli_usage_error("simulate: '%s' runs with --op add only, on n it can size", algo);
-    const size_t out_bytes = app ? app_bytes : count * es + 1;
+    const size_t out_bytes = app ? app_bytes : out_count * es + 1;
     void *in = malloc(n ? n * es : 1), *out = malloc(out_bytes), *ref = calloc(1, out_bytes);
     if (!in || !out || !ref) {
         free(in);
@@ -272,7 +328,7 @@ int cmd_simulate(int argc, char **argv)
     }
     sl_status st = verify_fill_input(type, op, verify_default_dist(type), seed, n, in);
     if (st == SL_OK)
-        st = app ? verify_app_reference(al->kind, type, in, n, 0, ref)
+        st = app ? verify_app_reference(al->kind, type, in, n, param, ref)
              : al->kind == SL_KIND_SCAN ? cpu_scan_seq(type, op, exclusive, in, ref, n)
                                         : cpu_reduce_seq(type, op, in, n, ref);
     model_stats s;
@@ -287,28 +343,38 @@ int cmd_simulate(int argc, char **argv)
         st = al->run[SL_SIM](&a);
     size_t bad = 0, first_bad = 0;
     if (st == SL_OK && app)
-        bad = verify_app_mismatches(al->kind, type, n, ref, out, &first_bad);
+        bad = verify_app_mismatches(al->kind, type, n, param, ref, out, &first_bad);
     else if (st == SL_OK)
-        bad = check_result(&a, al, ref, count, &first_bad);
+        bad = check_result(&a, al, ref, out_count, &first_bad);
     /* the host driver refused its parameters before launching anything */
     const bool refused = st == SL_ERR_ARG && !s.has_error;
+    /* what the simulator found fails the run like a wrong value */
+    const uint64_t found = refused || (st == SL_ERR_ARG && s.error.kind == MODEL_FIND_LIMIT)
+                               ? 0
+                               : model_findings(&s, allow_races);
     if (refused) {
         /* no counts to show: the message below says why */
     } else if (json) {
-        print_json(&a, algo, &s, bad, st);
+        print_json(&a, algo, &s, bad, st, found);
     } else {
         printf("%s on sim: n = %zu, %s, %s, %s\n", algo, n, verify_type_name(type), verify_op_name(op),
                exclusive ? "exclusive" : "inclusive");
         model_print(stdout, &s);
-        printf("\nresult: %s\n", st != SL_OK ? "not produced" : bad ? "WRONG" : "correct");
+        printf("\nresult: %s%s\n", st != SL_OK ? "not produced" : bad ? "WRONG" : "correct",
+               found && st == SL_OK ? ", but the simulator found errors (see stderr)" : "");
     }
+    if (found)
+        model_print_findings(stderr, &s);
+    else if (s.races && allow_races)
+        fprintf(stderr, "scanlab: simulate: %llu races allowed by --allow-races\n",
+                (unsigned long long)s.races);
     if (refused)
         fprintf(stderr,
                 "scanlab: simulate: %s refused block size %d, param %d (a block has at most %d "
                 "threads; tree scans need a power of two; docs/algorithms.md lists each "
                 "algorithm's block sizes and parameter range)\n",
                 algo, block, param, MODEL_MAX_BLOCK_THREADS);
-    else if (st != SL_OK)
+    else if (st != SL_OK && !found)
         fprintf(stderr, "scanlab: simulate: %s%s%s\n", sl_status_str(st), s.has_error ? ": " : "",
                 s.has_error ? s.error.text : "");
     else if (bad)
@@ -320,5 +386,7 @@ int cmd_simulate(int argc, char **argv)
     free(ref);
     if (st == SL_ERR_ARG)
         return CLI_EXIT_USAGE;
-    return st == SL_OK && bad == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+    return st == SL_OK && bad == 0 && found == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
+
+int cmd_simulate(int argc, char **argv) { return simulate_main(argc, argv, verify_algos, verify_algo_count); }

@@ -24,7 +24,7 @@ enum { CASE_COPIES = 8 };
 typedef struct {
     const char *algo, *backend, *type, *op, *sizes, *max_n, *dist, *seed, *jobs, *repeat;
     const char *input, *output;
-    bool exclusive, both, json, help;
+    bool exclusive, both, json, help, allow_races;
 } options;
 
 static void usage(FILE *f)
@@ -75,7 +75,7 @@ static void usage(FILE *f)
 static int parse_options(int argc, char **argv, options *o)
 {
     enum { O_ALGO = 256, O_BACKEND, O_TYPE, O_OP, O_EXCL, O_BOTH, O_SIZES, O_MAXN, O_DIST, O_SEED,
-           O_JOBS, O_REPEAT, O_JSON, O_HELP, O_INPUT, O_OUTPUT };
+           O_JOBS, O_REPEAT, O_JSON, O_HELP, O_INPUT, O_OUTPUT, O_ALLOW_RACES };
     static const struct option opts[] = {
         {"algo", required_argument, NULL, O_ALGO},     {"backend", required_argument, NULL, O_BACKEND},
         {"type", required_argument, NULL, O_TYPE},     {"op", required_argument, NULL, O_OP},
@@ -85,6 +85,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"jobs", required_argument, NULL, O_JOBS},     {"repeat", required_argument, NULL, O_REPEAT},
         {"json", no_argument, NULL, O_JSON},           {"help", no_argument, NULL, O_HELP},
         {"input", required_argument, NULL, O_INPUT},   {"output", required_argument, NULL, O_OUTPUT},
+        {"allow-races", no_argument, NULL, O_ALLOW_RACES},
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -107,6 +108,7 @@ static int parse_options(int argc, char **argv, options *o)
         case O_HELP: o->help = true; break;
         case O_INPUT: o->input = optarg; break;
         case O_OUTPUT: o->output = optarg; break;
+        case O_ALLOW_RACES: o->allow_races = true; break;
         case ':':
             return cli_usage_error("verify: option '%s' needs a value", argv[optind - 1]);
         default:
@@ -389,7 +391,8 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
         usage(out);
         return CLI_EXIT_OK;
     }
-    verify_plan p = {.inclusive = !o.exclusive, .exclusive = o.exclusive || o.both, .json = o.json};
+    verify_plan p = {.inclusive = !o.exclusive, .exclusive = o.exclusive || o.both, .json = o.json,
+                     .allow_races = o.allow_races};
     const verify_algo **sel = malloc((count ? count : 1) * sizeof *sel);
     size_t *sizes = NULL;
     if (!sel)

@@ -142,8 +142,10 @@ static void run_task(pool *p, size_t i)
 {
     const task *t = &p->x->tasks[i];
     const group *g = &p->x->groups[t->group];
-    verify_case c = {g->algo, g->backend, g->type, g->op, g->exclusive, t->dist, t->n,
-                     p->plan->seed, p->plan->repeat};
+    verify_case c = {.algo = g->algo, .backend = g->backend, .type = g->type, .op = g->op,
+                     .exclusive = g->exclusive, .dist = t->dist, .n = t->n, .seed = p->plan->seed,
+                     .repeat = p->plan->repeat, .block = p->plan->block, .param = p->plan->param,
+                     .allow_races = p->plan->allow_races};
     /* The simulator and the GPU are process-wide: one case at a time. */
     bool serial = g->backend == SL_SIM || g->backend == SL_CUDA;
     if (serial)
@@ -271,9 +273,16 @@ static void shell_word(const char *path, char *buf, size_t size)
 
 static void replay(const verify_plan *p, const group *g, const task *t, char *buf, size_t size)
 {
-    char rep[32] = "";
+    char rep[96] = "";
+    int len = 0;
     if (p->repeat > 1)
-        snprintf(rep, sizeof rep, " --repeat %d", p->repeat);
+        len += snprintf(rep + len, sizeof rep - (size_t)len, " --repeat %d", p->repeat);
+    if (p->block)
+        len += snprintf(rep + len, sizeof rep - (size_t)len, " --block %d", p->block);
+    if (p->param)
+        len += snprintf(rep + len, sizeof rep - (size_t)len, " --param %d", p->param);
+    if (p->allow_races)
+        snprintf(rep + len, sizeof rep - (size_t)len, " --allow-races");
     if (p->input) {
         /* --type stays: a raw file needs it, and a .npy agrees with it */
         char word[400];
@@ -297,6 +306,14 @@ static void describe(const group *g, const verify_case_result *r, char *buf, siz
 {
     char e[96], got[96];
     const verify_mismatch *m = &r->mismatch;
+    if (r->status == SL_ERR_SIM && r->findings_text[0]) {
+        /* the first finding; every one is printed under the line */
+        int len = (int)strcspn(r->findings_text, "\n");
+        snprintf(buf, size, "the simulator found %llu error%s: %.*s",
+                 (unsigned long long)r->findings, r->findings == 1 ? "" : "s", len,
+                 r->findings_text);
+        return;
+    }
     if (r->status != SL_ERR_CHECK) {
         snprintf(buf, size, "stopped with an error: %s", sl_status_str(r->status));
         return;
@@ -373,6 +390,9 @@ static void print_table(const pool *p, FILE *out)
                 fprintf(out, ": %s\n    replay: %s\n", what, cmd);
             else
                 fprintf(out, ": %s\n    seed %" PRIu64 "; replay: %s\n", what, p->plan->seed, cmd);
+            /* the sites as compilers print them, for editors and CI */
+            if (r->findings_text[0])
+                fputs(r->findings_text, stderr);
         }
     }
     if (p->plan->input)
@@ -388,7 +408,7 @@ static void json_failure(json_writer *w, const pool *p, const group *g, size_t f
     const task *t = &p->x->tasks[fail];
     const verify_case_result *r = &p->results[fail];
     static const char *const where_names[] = {"value", "before_output", "after_output", "input",
-                                              "count"};
+                                              "count", "finding"};
     char what[512], dec[64], hex[64];
     json_begin_object(w, "first_failure");
     json_uint(w, "n", t->n);
@@ -413,6 +433,15 @@ static void json_failure(json_writer *w, const pool *p, const group *g, size_t f
     } else {
         json_string(w, "error", sl_status_str(r->status));
     }
+    json_begin_array(w, "findings");
+    for (const char *ln = r->findings_text; *ln;) {
+        size_t len = strcspn(ln, "\n");
+        char buf[VERIFY_FINDINGS_TEXT];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, ln);
+        json_string(w, NULL, buf);
+        ln += len + (ln[len] == '\n');
+    }
+    json_end_array(w);
     json_end_object(w);
 }
 

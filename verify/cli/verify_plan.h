@@ -19,6 +19,8 @@ typedef struct {
     uint64_t seed;
     int jobs;                        /* cases run at once, >= 1 */
     int repeat;                      /* >= 1 */
+    int block, param;                /* kernels: threads per block, own parameter (0: default) */
+    bool allow_races;                /* sim: a race alone does not fail a case */
     bool json;
     /* User data (--input): every case scans data[0..sizes[0]) instead of a
      * generated input; sizes holds that one size, and failures replay with
