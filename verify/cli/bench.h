@@ -6,18 +6,24 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include "verify/formats/json.h"
 #include "verify/harness/catalog.h"
 
 typedef struct {
     sl_backend backend;
-    size_t n;       /* elements */
+    size_t n;       /* elements (the command loops over --n) */
     sl_type type;
     sl_op op;
-    bool exclusive;
+    bool exclusive; /* the command loops over --both */
+    const char *algos; /* --algo: the algorithms to time, or NULL for all */
+    int block, param;  /* passed to kernels; 0 = their default */
+    uint64_t seed;  /* of the input */
     int threads;    /* OpenMP threads (>= 1, resolved by the command) */
     int reps;       /* timed repetitions per algorithm; 0 = choose */
-    bool json;      /* the JSON document instead of the table on stdout */
-    bool progress;  /* progress lines on stderr (only when it is a terminal) */
+    bool json;      /* rows go into w instead of the table on stdout */
+    json_writer *w; /* with json: the open "results" array of the one document */
+    bool progress;  /* progress lines on stderr */
 } bench_options;
 
 /* One measured algorithm. */
@@ -40,8 +46,8 @@ int bench_sim(const bench_options *o);
 double bench_now(void);
 /* The median of v[0..count) (sorts v). */
 double bench_median(double *v, size_t count);
-/* Print rows (medians of reps runs) as a table, or as {"results": [...]}
- * with o->json. */
+/* Print rows (medians of reps runs) as a table, or add them as objects to
+ * the JSON document's results (o->w). */
 void bench_report(const bench_options *o, const bench_row *rows, size_t count, int reps);
 
 #endif

@@ -24,7 +24,6 @@
 /* Outputs compared with the sequential scan's after each algorithm. */
 #define BENCH_CHECK_SAMPLES 4096
 #define BENCH_ALIGN 64
-#define BENCH_SEED 0x5ca9u
 #define BENCH_MAX_ROWS 32
 
 /* What one timed run needs. */
@@ -49,11 +48,12 @@ static sl_status run_job(const bench_job *j)
 static void fill_input(const bench_options *o, void *in, void *out, size_t n)
 {
     size_t size = SL_TYPE_SIZE(o->type);
+    const uint64_t key = verify_derive_seed(o->seed, (uint64_t)o->type);
 #if SCANLAB_HAVE_OPENMP
 #pragma omp parallel for schedule(static) num_threads(o->threads)
 #endif
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = verify_mix64(BENCH_SEED ^ (uint64_t)i);
+        uint64_t r = verify_mix64(key ^ (uint64_t)i);
         int64_t iv = o->op == SL_ADD ? (int64_t)(r % 1000) : (int64_t)r;
         double fv = (double)(r >> 11) * 0x1.0p-53;
         char *p = (char *)in + i * size;
@@ -97,12 +97,57 @@ static void keep_samples(const bench_options *o, const void *out, unsigned char 
         memcpy(ref + k * size, (const char *)out + sample_index(k, samples, o->n) * size, size);
 }
 
+/* Whether --algo selects the algorithm called name. */
+static bool selected(const bench_options *o, const char *name)
+{
+    if (!o->algos || strcmp(o->algos, "all") == 0)
+        return true;
+    size_t len = strlen(name);
+    for (const char *p = o->algos; *p;) {
+        size_t l = strcspn(p, ",");
+        if (l == len && strncmp(p, name, len) == 0)
+            return true;
+        p += l + (p[l] == ',');
+    }
+    return false;
+}
+
+/* Every name of --algo must be a scan that bench times on omp. */
+static int check_algos(const bench_options *o)
+{
+    if (!o->algos || strcmp(o->algos, "all") == 0)
+        return CLI_EXIT_OK;
+    for (const char *p = o->algos; *p;) {
+        size_t l = strcspn(p, ",");
+        bool ok = false;
+        for (size_t i = 0; i < verify_algo_count && !ok; i++) {
+            const verify_algo *a = &verify_algos[i];
+            ok = a->kind == SL_KIND_SCAN && strlen(a->name) == l && strncmp(a->name, p, l) == 0 &&
+                 (verify_algo_runs_on(a, SL_SEQ) || verify_algo_runs_on(a, SL_OMP));
+        }
+        if (!ok) {
+            fprintf(stderr, "scanlab: bench: '%.*s' is not a scan that runs on seq or omp (valid:",
+                    (int)l, p);
+            for (size_t i = 0; i < verify_algo_count; i++)
+                if (verify_algos[i].kind == SL_KIND_SCAN &&
+                    (verify_algo_runs_on(&verify_algos[i], SL_SEQ) ||
+                     verify_algo_runs_on(&verify_algos[i], SL_OMP)))
+                    fprintf(stderr, " %s", verify_algos[i].name);
+            fprintf(stderr, ")\n");
+            return CLI_EXIT_USAGE;
+        }
+        p += l + (p[l] == ',');
+    }
+    return CLI_EXIT_OK;
+}
+
 /* The jobs to time: the copy, then the table's sequential scans (the first
  * one's output is the reference), then its OpenMP scans. */
 static size_t list_jobs(const bench_options *o, void *in, void *out, bench_job *jobs, size_t max)
 {
     sl_scan_args base = {.type = o->type, .op = o->op, .exclusive = o->exclusive, .in = in,
-                         .out = out, .n = o->n, .threads = o->threads};
+                         .out = out, .n = o->n, .threads = o->threads, .block = o->block,
+                         .param = o->param};
     size_t count = 0;
     jobs[count++] = (bench_job){NULL, base};
     for (int b = SL_SEQ; b <= SL_OMP; b++)
@@ -110,7 +155,7 @@ static size_t list_jobs(const bench_options *o, void *in, void *out, bench_job *
             const verify_algo *a = &verify_algos[i];
             bool seq_only = b == SL_SEQ && a->run[SL_OMP] == NULL;
             if (a->kind != SL_KIND_SCAN || !verify_algo_runs_on(a, (sl_backend)b) ||
-                (b == SL_SEQ && !seq_only))
+                (b == SL_SEQ && !seq_only) || !selected(o, a->name))
                 continue;
             jobs[count] = (bench_job){a, base};
             if (b == SL_SEQ)
@@ -224,6 +269,8 @@ static int measure(const bench_options *o, void *in, void *out)
 int bench_omp(const bench_options *o)
 {
     size_t size = SL_TYPE_SIZE(o->type);
+    if (check_algos(o) != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
     sl_status st = cli_check_memory("--n", o->n, size, 2);
     if (st != SL_OK)
         return cli_exit_code(st);

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/options.h"
 #include "verify/harness/harness.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
@@ -27,25 +27,26 @@
 /* Descriptors nftw may hold open while removing a replaced report. */
 #define REMOVE_FDS 16
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: scanlab report [-o DIR] [--quick] [--seed S]\n\n"
-            "Runs every analysis on a default selection sized for a few minutes on two cores and\n"
-            "writes DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the\n"
-            "same tables) and DIR/<table>.csv and .json for every table. Sections: the algorithm\n"
-            "table, verification verdicts, work and steps of one block, bank conflicts, float\n"
-            "error against n and against the index, GPU runs (when a GPU is present) and a link\n"
-            "to the coverage report (when build-coverage/coverage/index.html exists).\n"
-            "The report is written to DIR.tmp-XXXXXX and renamed to DIR when it is complete;\n"
-            "a section that fails leaves the temporary directory, its page saying INCOMPLETE.\n"
-            "Exit 0 complete and every check passed, 1 a section or a check failed, 2 bad usage.\n\n"
-            "  -o, --output DIR   where to write (default '" DEFAULT_DIR "'); an existing DIR is\n"
-            "                     replaced only if it is empty or an earlier report\n"
-            "  --quick            a reduced selection (seconds)\n"
-            "  --seed S           seed of every random input (default: SCANLAB_SEED, else 1)\n"
-            "  --help             this text\n");
-}
+static const cli_cmd_opt report_opts[] = {
+    {OPT_OUTPUT, "Here: the report's directory (default '" DEFAULT_DIR "'); an existing one is "
+                 "replaced only if it is empty or an earlier report"},
+    {OPT_QUICK, NULL},
+    {OPT_SEED, NULL},
+    {OPT_ALLOW_RACES, NULL},
+};
+
+static const cli_command report_cmd = {
+    "report", "[-o DIR] [--quick] [--seed S] [--allow-races]",
+    "Runs every analysis on a default selection sized for a few minutes on two cores and writes "
+    "DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the same tables) "
+    "and DIR/<table>.csv and .json for every table. Sections: the algorithm table, verification "
+    "verdicts (every finding of the simulator fails them), work and steps of one block, bank "
+    "conflicts, float error against n and against the index, GPU runs (when a GPU is present) "
+    "and the coverage (when it was measured). The report is written to DIR.tmp-XXXXXX and "
+    "renamed to DIR when it is complete; a section that fails leaves the temporary directory, "
+    "its page saying INCOMPLETE.",
+    report_opts, sizeof report_opts / sizeof report_opts[0],
+    "the report is incomplete (a section failed) or a check in it failed"};
 
 typedef struct {
     const char *dir;
@@ -53,36 +54,17 @@ typedef struct {
     bool quick, help, allow_races;
 } options;
 
-static int parse_options(int argc, char **argv, options *o)
+static int parse_options(int argc, char **argv, options *o, cli_args *a)
 {
-    enum { O_QUICK = 256, O_SEED, O_HELP, O_ALLOW_RACES };
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"quick", no_argument, NULL, O_QUICK},
-                                         {"seed", required_argument, NULL, O_SEED},
-                                         {"help", no_argument, NULL, O_HELP},
-                                         {"allow-races", no_argument, NULL, O_ALLOW_RACES},
-                                         {NULL, 0, NULL, 0}};
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o': o->dir = optarg; break;
-        case O_QUICK: o->quick = true; break;
-        case O_SEED: o->seed = optarg; break;
-        case 'h':
-        case O_HELP: o->help = true; break;
-        case O_ALLOW_RACES: o->allow_races = true; break;
-        case ':': return cli_usage_error("report: option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("report: unknown option '%s' (valid: -o/--output, --quick, --seed, --help)",
-                                   argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("report: unexpected argument '%s'", argv[optind]);
-    if (!*o->dir)
-        return cli_usage_error("report: -o: empty directory name");
+    int rc = cli_parse(&report_cmd, argc, argv, a);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    o->help = a->set[OPT_HELP];
+    if (a->val[OPT_OUTPUT])
+        o->dir = a->val[OPT_OUTPUT];
+    o->seed = a->val[OPT_SEED];
+    o->quick = a->set[OPT_QUICK];
+    o->allow_races = a->set[OPT_ALLOW_RACES];
     return CLI_EXIT_OK;
 }
 
@@ -231,20 +213,15 @@ static int run_report(report_ctx *ctx, const char *dir, const char *tmp)
 int cmd_report(int argc, char **argv)
 {
     options o = {.dir = DEFAULT_DIR};
-    int rc = parse_options(argc, argv, &o);
-    if (rc != CLI_EXIT_OK)
+    cli_args args;
+    int rc = parse_options(argc, argv, &o, &args);
+    if (rc != CLI_EXIT_OK || o.help)
         return rc;
-    if (o.help) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
-    report_ctx ctx = {.quick = o.quick, .seed = 1};
+    report_ctx ctx = {.quick = o.quick};
     /* the sections call the harness, whose verdicts carry the simulator's
      * findings */
     verify_set_allow_races(o.allow_races);
-    const char *env = getenv("SCANLAB_SEED");
-    if (o.seed ? cli_parse_u64("--seed", o.seed, &ctx.seed) != SL_OK
-               : env && *env && cli_parse_u64("SCANLAB_SEED", env, &ctx.seed) != SL_OK)
+    if (cli_get_seed("report", &args, &ctx.seed) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
     size_t len = strlen(o.dir);
     while (len > 1 && o.dir[len - 1] == '/')
@@ -264,8 +241,7 @@ int cmd_report(int argc, char **argv)
     ctx.gnuplot = plot_gnuplot_available();
     command_line(&ctx, argc, argv);
     report_provenance(&ctx);
-    fprintf(stderr, "scanlab: report: seed %llu (SCANLAB_SEED or --seed replays it)\n",
-            (unsigned long long)ctx.seed);
+    cli_print_seed("report", ctx.seed);
     if (!ctx.gnuplot)
         fprintf(stderr, "scanlab: report: gnuplot not found on PATH: figures are skipped\n");
     return run_report(&ctx, dir, tmp);

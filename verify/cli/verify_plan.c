@@ -314,6 +314,11 @@ static void describe(const group *g, const verify_case_result *r, char *buf, siz
                  r->findings_text);
         return;
     }
+    if (r->status == SL_ERR_ARG) {
+        snprintf(buf, size, "the algorithm refused its settings (block size, parameter or size; "
+                            "docs/algorithms.md lists each algorithm's)");
+        return;
+    }
     if (r->status != SL_ERR_CHECK) {
         snprintf(buf, size, "stopped with an error: %s", sl_status_str(r->status));
         return;
@@ -346,6 +351,27 @@ static void describe(const group *g, const verify_case_result *r, char *buf, siz
                      "first failure at index %zu: exact %s, got %s: eta %.4g over the bound %.4g",
                      m->index, e, got, m->eta, m->bound);
     }
+}
+
+/* The statuses that make a line SKIPPED, in the order the summary names
+ * them. */
+static const sl_status skip_reasons[] = {SL_ERR_NO_GPU, SL_ERR_UNSUPPORTED};
+enum { SKIP_REASONS = sizeof skip_reasons / sizeof skip_reasons[0] };
+
+/* Skipped lines per reason into why[]; returns their total. */
+static size_t count_skips(const pool *p, size_t why[SKIP_REASONS])
+{
+    size_t total = 0;
+    memset(why, 0, SKIP_REASONS * sizeof *why);
+    for (size_t i = 0; i < p->x->ngroups; i++) {
+        line l = summarise(p, &p->x->groups[i]);
+        if (l.verdict != LINE_SKIPPED)
+            continue;
+        total++;
+        for (int k = 0; k < SKIP_REASONS; k++)
+            why[k] += l.skip == skip_reasons[k];
+    }
+    return total;
 }
 
 static void print_table(const pool *p, FILE *out)
@@ -401,6 +427,17 @@ static void print_table(const pool *p, FILE *out)
     else
         fprintf(out, "\n%zu OK, %zu FAILED, %zu SKIPPED (seed %" PRIu64 ")\n", count[LINE_OK],
                 count[LINE_FAILED], count[LINE_SKIPPED], p->plan->seed);
+    size_t why[SKIP_REASONS];
+    if (count_skips(p, why)) {
+        fprintf(out, "skipped:");
+        const char *sep = " ";
+        for (int k = 0; k < SKIP_REASONS; k++)
+            if (why[k]) {
+                fprintf(out, "%s%zu %s", sep, why[k], sl_status_str(skip_reasons[k]));
+                sep = ", ";
+            }
+        fprintf(out, "%s\n", p->plan->fail_on_skip ? " (--fail-on-skip: they fail the run)" : "");
+    }
 }
 
 static void json_failure(json_writer *w, const pool *p, const group *g, size_t fail)
@@ -495,6 +532,21 @@ static void print_json(const pool *p, FILE *out)
         json_end_object(&w);
     }
     json_end_array(&w);
+    size_t count[3] = {0, 0, 0}, why[SKIP_REASONS];
+    for (size_t i = 0; i < p->x->ngroups; i++)
+        count[summarise(p, &p->x->groups[i]).verdict]++;
+    count_skips(p, why);
+    json_begin_object(&w, "summary");
+    json_uint(&w, "ok", count[LINE_OK]);
+    json_uint(&w, "failed", count[LINE_FAILED]);
+    json_uint(&w, "skipped", count[LINE_SKIPPED]);
+    json_begin_object(&w, "skip_reasons");
+    for (int k = 0; k < SKIP_REASONS; k++)
+        if (why[k])
+            json_uint(&w, sl_status_str(skip_reasons[k]), why[k]);
+    json_end_object(&w);
+    json_bool(&w, "fail_on_skip", p->plan->fail_on_skip);
+    json_end_object(&w);
     json_end_object(&w);
     json_finish(&w);
 }
@@ -526,9 +578,11 @@ int verify_run_plan(const verify_plan *plan, FILE *out)
     if (plan->kept)
         *plan->kept = x.ntasks == 1 && p.results[0].kept;
     int code = CLI_EXIT_OK;
-    for (size_t i = 0; i < x.ngroups; i++)
-        if (summarise(&p, &x.groups[i]).verdict == LINE_FAILED)
+    for (size_t i = 0; i < x.ngroups; i++) {
+        line l = summarise(&p, &x.groups[i]);
+        if (l.verdict == LINE_FAILED || (l.verdict == LINE_SKIPPED && plan->fail_on_skip))
             code = CLI_EXIT_FAILED;
+    }
     if (plan->json)
         print_json(&p, out);
     else
