@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "tap.h"
 
 #define CAPTURE 65536
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "tap.h"
 
 #include "verify/formats/npy.h"
 

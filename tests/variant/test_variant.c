@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "cuda/kernels.h"
 #include "model/model.h"
@@ -260,6 +261,34 @@ static void test_simulate_fails_findings(void **state)
     free(err);
 }
 
+/* A case the variant cannot run (more than one block: not supported) is
+ * a skip: counted in the summary with its reason, passing unless
+ * --fail-on-skip. */
+static void test_skips_counted(void **state)
+{
+    (void)state;
+    char *out, *err;
+    const char *args[] = {"verify", "--algo", "ks-register", "--backend", "sim", "--type", "i32",
+                          "--op", "add", "--n", "2000", "--seed", "5", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, args, &out, &err), 0);
+    assert_non_null(strstr(out, "0 OK, 0 FAILED, 1 SKIPPED"));
+    assert_non_null(strstr(out, "skipped: 1 not supported\n"));
+    free(out);
+    free(err);
+    const char *strict[] = {"verify", "--algo", "ks-register", "--backend", "sim", "--type", "i32",
+                            "--op", "add", "--n", "2000", "--seed", "5", "--fail-on-skip", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, strict, &out, &err), 1);
+    assert_non_null(strstr(out, "skipped: 1 not supported (--fail-on-skip: they fail the run)"));
+    free(out);
+    free(err);
+    const char *json[] = {"verify", "--algo", "ks-register", "--backend", "sim", "--type", "i32",
+                          "--op", "add", "--n", "2000", "--seed", "5", "--json", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, json, &out, &err), 0);
+    assert_non_null(strstr(out, "\"skipped\":1,\"skip_reasons\":{\"not supported\":1}"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_harness_fails_findings),
         cmocka_unit_test(test_verify_fails_findings),
         cmocka_unit_test(test_simulate_fails_findings),
+        cmocka_unit_test(test_skips_counted),
         cmocka_unit_test(test_correct_variant_passes),
         cmocka_unit_test(test_swapped_variant_caught_by_affine),
         cmocka_unit_test(test_counts_match_kogge_stone),

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "config.h"
 #include "run_cli.h"

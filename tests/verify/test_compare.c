@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "verify/harness/compare.h"
 

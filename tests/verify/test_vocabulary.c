@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "config.h"
 #include "run_cli.h"
