@@ -220,6 +220,28 @@ static void block_and_param_on_verify(void **state)
     free(err);
 }
 
+/* Progress lines reach a pipe too (here with every update shown), and a
+ * short run with the default interval prints none. */
+static void progress_on_a_pipe(void **state)
+{
+    (void)state;
+    char *out, *err;
+    const char *args[] = {"verify", "--algo", "sequential,brent-kung", "--type", "i32", "--op",
+                          "add", "--n", "1,2,3,4", "--seed", "1", "--jobs", "1", NULL};
+    setenv("SCANLAB_PROGRESS_SECONDS", "0", 1);
+    assert_int_equal(run(args, &out, &err), 0);
+    unsetenv("SCANLAB_PROGRESS_SECONDS");
+    assert_non_null(strstr(err, "scanlab: verify: 8/8 cases, "));
+    assert_non_null(strstr(err, "s, brent-kung on sim\n"));
+    assert_null(strchr(err, '\r')); /* whole lines, not a redrawn one */
+    free(out);
+    free(err);
+    assert_int_equal(run(args, &out, &err), 0);
+    assert_null(strstr(err, "cases, "));
+    free(out);
+    free(err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -235,6 +257,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(json_names_the_algorithm_algo),
         cmocka_unit_test(old_spellings_with_a_note),
         cmocka_unit_test(block_and_param_on_verify),
+        cmocka_unit_test(progress_on_a_pipe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,8 @@ typedef struct {
     int reps;       /* timed repetitions per algorithm; 0 = choose */
     bool json;      /* rows go into w instead of the table on stdout */
     json_writer *w; /* with json: the open "results" array of the one document */
-    bool progress;  /* progress lines on stderr */
+    struct cli_progress_ *progress; /* progress lines on stderr (verify/cli/progress.h), or NULL */
+    size_t done;    /* sizes and kinds finished, for the progress lines */
 } bench_options;
 
 /* One measured algorithm. */

@@ -8,6 +8,7 @@
 #include "verify/harness/algos.h"
 #include "verify/cli/bench.h"
 #include "verify/cli/cli.h"
+#include "verify/cli/progress.h"
 #include "config.h"
 #include "cpu/cpu.h"
 #include "verify/harness/rng.h"
@@ -177,8 +178,11 @@ static sl_status warm_up(const bench_options *o, bench_job *jobs, size_t *count,
     size_t kept = 0;
     *seconds = 0.0;
     for (size_t k = 0; k < *count; k++) {
-        if (o->progress)
-            fprintf(stderr, "\rbench: warm-up %-24s", job_name(&jobs[k]));
+        if (o->progress) {
+            char what[96];
+            snprintf(what, sizeof what, "n = %zu, warm-up of %s", o->n, job_name(&jobs[k]));
+            cli_progress_update(o->progress, o->done, what);
+        }
         double t0 = bench_now();
         sl_status st = run_job(&jobs[k]);
         if (st == SL_ERR_UNSUPPORTED && jobs[k].algo)
@@ -208,8 +212,11 @@ static sl_status time_jobs(const bench_options *o, const bench_job *jobs, size_t
                            double *ms)
 {
     for (int r = 0; r < reps; r++) {
-        if (o->progress)
-            fprintf(stderr, "\rbench: repetition %d/%d %16s", r + 1, reps, "");
+        if (o->progress) {
+            char what[96];
+            snprintf(what, sizeof what, "n = %zu, repetition %d of %d", o->n, r + 1, reps);
+            cli_progress_update(o->progress, o->done, what);
+        }
         for (size_t k = 0; k < count; k++) {
             double t0 = bench_now();
             sl_status st = run_job(&jobs[k]);
@@ -246,7 +253,7 @@ static int measure(const bench_options *o, void *in, void *out)
     if (st == SL_OK)
         st = time_jobs(o, jobs, count, reps, ms);
     if (o->progress)
-        fprintf(stderr, "\r%60s\r", "");
+        cli_progress_end(o->progress);
     if (st == SL_OK) {
         bench_row rows[BENCH_MAX_ROWS];
         double bytes = 2.0 * (double)o->n * (double)size;

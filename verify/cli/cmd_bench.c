@@ -9,6 +9,7 @@
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
+#include "verify/cli/progress.h"
 #include "verify/formats/json.h"
 #include "config.h"
 
@@ -89,7 +90,6 @@ static int make_options(const cli_args *a, bench_options *o)
         cli_parse_int("--repeat", a->val[OPT_REPEAT], 1, BENCH_MAX_REPS, &o->reps) != SL_OK)
         return CLI_EXIT_USAGE;
     o->json = a->set[OPT_JSON];
-    o->progress = cli_stderr_is_tty();
     return cli_get_seed("bench", a, &o->seed);
 }
 
@@ -128,6 +128,9 @@ int cmd_bench(int argc, char **argv)
         return rc;
     }
     cli_print_seed("bench", o.seed);
+    cli_progress progress;
+    cli_progress_start(&progress, "bench", "sizes and kinds", nsizes * ((size_t)incl + excl));
+    o.progress = &progress;
     json_writer w;
     if (o.json) {
         json_init(&w, stdout);
@@ -142,9 +145,11 @@ int cmd_bench(int argc, char **argv)
             o.n = sizes[i];
             o.exclusive = k;
             int r = run_backend(&o);
+            o.done++;
             if (r != CLI_EXIT_OK && rc != CLI_EXIT_USAGE)
                 rc = r;
         }
+    cli_progress_end(&progress);
     if (o.json) {
         json_end_array(&w);
         json_uint(&w, "seed", o.seed);

@@ -16,6 +16,7 @@
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
+#include "verify/cli/progress.h"
 #include "verify/harness/harness.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
@@ -158,20 +159,16 @@ static int run_report(report_ctx *ctx, const char *dir, const char *tmp)
         fprintf(stderr, "scanlab: report: out of memory\n");
         return CLI_EXIT_FAILED;
     }
-    bool tty = cli_stderr_is_tty();
+    cli_progress progress;
+    cli_progress_start(&progress, "report", "sections", report_section_count);
     unsigned checks = 0;
     const report_section *failed = NULL;
     for (size_t i = 0; i < report_section_count; i++) {
         report_section *s = &secs[i];
         s->def = &report_sections[i];
         s->ctx = ctx;
-        if (tty)
-            fprintf(stderr, "scanlab: report: [%zu/%zu] %s ...\n", i + 1, report_section_count,
-                    s->def->title);
+        cli_progress_update(&progress, i, s->def->title);
         run_section(s);
-        if (tty)
-            fprintf(stderr, "scanlab: report: [%zu/%zu] %s: %s (%.1f s)\n", i + 1, report_section_count,
-                    s->def->name, s->status == SL_OK ? "done" : "FAILED", s->seconds);
         if (s->status != SL_OK) {
             fprintf(stderr, "scanlab: report: section %s failed: %s\n", s->def->name, s->why);
             if (!failed)
@@ -179,6 +176,7 @@ static int run_report(report_ctx *ctx, const char *dir, const char *tmp)
         }
         checks += s->failed_checks;
     }
+    cli_progress_end(&progress);
     sl_status st = report_write(ctx, secs, report_section_count);
     int rc = CLI_EXIT_OK;
     if (st != SL_OK) {

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct {
+typedef struct cli_progress_ {
     const char *cmd;   /* "verify" */
     const char *unit;  /* "cases" */
     size_t total;

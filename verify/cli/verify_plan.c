@@ -7,11 +7,9 @@
 #include <string.h>
 
 #include "verify/cli/cli.h"
+#include "verify/cli/progress.h"
 #include "verify/cli/verify_plan.h"
 #include "verify/formats/json.h"
-
-/* How often, in finished cases, progress is redrawn on a terminal. */
-enum { PROGRESS_EVERY = 64 };
 
 typedef struct {
     const verify_algo *algo;
@@ -40,7 +38,7 @@ typedef struct {
     const expansion *x;
     verify_case_result *results;
     size_t next, done;
-    bool progress;
+    cli_progress progress;
     pthread_mutex_t lock;   /* next, done, progress output */
     pthread_mutex_t device; /* one case at a time on the simulator and the GPU */
 } pool;
@@ -168,8 +166,10 @@ static void *worker(void *arg)
         run_task(p, i);
         pthread_mutex_lock(&p->lock);
         p->done++;
-        if (p->progress && (p->done % PROGRESS_EVERY == 0 || p->done == p->x->ntasks))
-            fprintf(stderr, "\rverify: %zu/%zu cases", p->done, p->x->ntasks);
+        const group *g = &p->x->groups[p->x->tasks[i].group];
+        char what[128];
+        snprintf(what, sizeof what, "%s on %s", g->algo->name, verify_backend_name(g->backend));
+        cli_progress_update(&p->progress, p->done, what);
         pthread_mutex_unlock(&p->lock);
     }
 }
@@ -188,8 +188,7 @@ static void run_all(pool *p, int jobs)
     worker(p); /* the calling thread works too; with jobs = 1 it is alone */
     for (int j = 0; j < started; j++)
         pthread_join(tid[j], NULL);
-    if (p->progress)
-        fprintf(stderr, "\r%40s\r", "");
+    cli_progress_end(&p->progress);
     pthread_mutex_destroy(&p->lock);
     pthread_mutex_destroy(&p->device);
 }
@@ -566,7 +565,8 @@ int verify_run_plan(const verify_plan *plan, FILE *out)
         return cli_usage_error("verify: the selection has no algorithm, backend, type and "
                                "operator that go together");
     }
-    pool p = {.plan = plan, .x = &x, .progress = cli_stderr_is_tty()};
+    pool p = {.plan = plan, .x = &x};
+    cli_progress_start(&p.progress, "verify", "cases", x.ntasks);
     p.results = calloc(x.ntasks ? x.ntasks : 1, sizeof *p.results);
     if (!p.results) {
         free(x.groups);
