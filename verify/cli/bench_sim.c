@@ -16,6 +16,7 @@
 
 #include "verify/cli/bench.h"
 #include "verify/cli/cli.h"
+#include "verify/cli/memory.h"
 #include "cuda/launch.h"
 #include "verify/formats/json.h"
 #include "model/model.h"
@@ -67,7 +68,8 @@ int bench_sim(const bench_options *o)
     if (o->type != SL_I32 || o->op != SL_ADD || o->exclusive)
         return cli_usage_error("bench: the sim benchmark runs an inclusive i32 add scan");
     const size_t n = o->n < ((size_t)1 << BENCH_SIM_LOG2_N) ? o->n : (size_t)1 << BENCH_SIM_LOG2_N;
-    if (cli_check_memory("bench", n, sizeof(int32_t), 16) != SL_OK)
+    if (cli_check_peak("bench", n, cli_peak_simulate(n * sizeof(int32_t), n * sizeof(int32_t), 0)) !=
+        SL_OK)
         return CLI_EXIT_USAGE;
     int32_t *in = malloc(n ? n * sizeof *in : 1), *out = malloc(n ? n * sizeof *out : 1);
     if (!in || !out) {

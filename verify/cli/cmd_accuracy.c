@@ -10,10 +10,12 @@
 
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/memory.h"
 #include "verify/cli/options.h"
 #include "verify/cli/progress.h"
 #include "verify/formats/json.h"
 #include "verify/formats/npy.h"
+#include "verify/formats/output.h"
 #include "verify/harness/accuracy.h"
 #include "verify/harness/accuracy_inputs.h"
 #include "verify/harness/ref_exact.h"
@@ -185,7 +187,7 @@ static int read_input(const cli_args *a, plan *p)
             return CLI_EXIT_USAGE;
         raw = (sl_type)one;
     }
-    char why[1024];
+    char why[VERIFY_WHY_SIZE];
     sl_status st = verify_array_read(path, raw, &t, &p->file_data, &p->file_n, why, sizeof why);
     if (st != SL_OK) {
         fprintf(stderr, "scanlab: accuracy: %s\n", why);
@@ -199,6 +201,22 @@ static int read_input(const cli_args *a, plan *p)
                                verify_type_name(t), verify_type_name(raw));
     p->types = 1u << t;
     return CLI_EXIT_OK;
+}
+
+/* The peak memory at size n with inputs inputs (verify/cli/memory.c): the
+ * input sets (BYTES_PER_ELEM per element and input), and on the simulator
+ * its device memory and shadow for one run. Measured: accuracy --backend
+ * seq,omp --type f64 --n 2^22 (and 2^20) peaks 45 bytes per element and
+ * input above the smaller run, against the 48 counted. */
+static uint64_t peak_bytes(const plan *p, size_t n, int inputs)
+{
+    uint64_t peak = cli_peak_cpu((uint64_t)n * (uint64_t)inputs, BYTES_PER_ELEM(8), 1);
+    if (p->backends >> SL_SIM & 1u) {
+        uint64_t sim = cli_peak_simulator((uint64_t)n * 8, (uint64_t)n * 8,
+                                          p->block ? 8u * (uint64_t)p->block : 0);
+        peak = peak > UINT64_MAX - sim ? UINT64_MAX : peak + sim;
+    }
+    return peak;
 }
 
 static int build_plan(const cli_args *a, plan *p)
@@ -227,6 +245,9 @@ static int build_plan(const cli_args *a, plan *p)
         return rc;
     p->input = a->val[OPT_INPUT];
     p->output = a->val[OPT_OUTPUT];
+    char why[VERIFY_WHY_SIZE];
+    if (p->output && verify_output_check(p->output, why, sizeof why) != SL_OK)
+        return cli_usage_error("accuracy: --output: %s", why);
     if (p->input) {
         const char *clash = a->set[OPT_N] ? "--n" : a->set[OPT_DIST] ? "--dist"
                           : a->set[OPT_INPUTS] ? "--inputs" : a->set[OPT_SEED] ? "--seed"
@@ -236,7 +257,10 @@ static int build_plan(const cli_args *a, plan *p)
                                    clash);
         if (p->output && p->incl_kind && p->excl_kind)
             return cli_usage_error("accuracy: --output writes the prefixes of one kind: not --both");
-        return read_input(a, p);
+        int rc2 = read_input(a, p);
+        if (rc2 == CLI_EXIT_OK && cli_check_peak("accuracy", p->file_n, peak_bytes(p, p->file_n, 1)) != SL_OK)
+            rc2 = CLI_EXIT_USAGE;
+        return rc2;
     }
     if ((rc = parse_dists(a->val[OPT_DIST] ? a->val[OPT_DIST] : "uniform01", p)) != CLI_EXIT_OK)
         return rc;
@@ -262,13 +286,9 @@ static int build_plan(const cli_args *a, plan *p)
                       (p->incl_kind && p->excl_kind)))
         return cli_usage_error("accuracy: --output writes the prefixes of one input: give one --n, "
                                "one --dist, one --type, --inputs 1 and not --both (or --input)");
-    for (size_t i = 0; i < p->size_count; i++) {
-        size_t n = p->sizes[i];
-        if (n > SIZE_MAX / BYTES_PER_ELEM(8) / (size_t)p->seeds ||
-            cli_check_memory("accuracy", n * (size_t)p->seeds, BYTES_PER_ELEM(8), 1) != SL_OK)
-            return cli_usage_error("accuracy: --n %zu with --inputs %d does not fit in memory", n,
-                                   p->seeds);
-    }
+    for (size_t i = 0; i < p->size_count; i++)
+        if (cli_check_peak("accuracy", p->sizes[i], peak_bytes(p, p->sizes[i], p->seeds)) != SL_OK)
+            return CLI_EXIT_USAGE;
     return CLI_EXIT_OK;
 }
 
@@ -440,7 +460,7 @@ static int run_set(plan *p, const input_set *s, const char *dist, json_writer *w
 
 static int write_output(const plan *p, const input_set *s)
 {
-    char why[1024];
+    char why[VERIFY_WHY_SIZE];
     sl_status st = verify_npy_write(p->output, p->type, s->exact[0], s->n, why, sizeof why);
     if (st != SL_OK) {
         fprintf(stderr, "scanlab: accuracy: %s\n", why);

@@ -17,6 +17,7 @@
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
 #include "verify/cli/progress.h"
+#include "verify/formats/output.h"
 #include "verify/harness/harness.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
@@ -66,6 +67,12 @@ static int parse_options(int argc, char **argv, options *o, cli_args *a)
     o->seed = a->val[OPT_SEED];
     o->quick = a->set[OPT_QUICK];
     o->allow_races = a->set[OPT_ALLOW_RACES];
+    /* a link, '.' or a folder that cannot be made is refused before the run */
+    char why[VERIFY_WHY_SIZE];
+    if (!o->help && verify_output_check_dir(o->dir, why, sizeof why) != SL_OK) {
+        cli_args_free(a);
+        return cli_usage_error("report: -o: %s", why);
+    }
     return CLI_EXIT_OK;
 }
 

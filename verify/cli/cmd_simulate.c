@@ -10,10 +10,12 @@
 #include "model/model.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/memory.h"
 #include "verify/cli/options.h"
 #include "verify/cli/simulate.h"
 #include "verify/formats/json.h"
 #include "verify/formats/npy.h"
+#include "verify/formats/output.h"
 #include "verify/harness/algos.h"
 #include "verify/harness/app_ref.h"
 #include "verify/harness/inputs.h"
@@ -149,6 +151,8 @@ static const char *verdict(const sim_result *r)
     return r->st == SL_OK && r->bad == 0 && r->found == 0 ? "OK" : "FAILED";
 }
 
+static uint64_t peak_of(const sim_plan *p, size_t n);
+
 static void print_json(json_writer *w, const sim_plan *p, const sl_scan_args *a, const model_stats *s,
                        const sim_result *r)
 {
@@ -162,6 +166,7 @@ static void print_json(json_writer *w, const sim_plan *p, const sl_scan_args *a,
     json_int(w, "block", a->block);
     json_int(w, "param", a->param);
     json_uint(w, "seed", p->seed);
+    json_uint(w, "memory_estimate_bytes", peak_of(p, a->n));
     json_string(w, "status", verdict(r));
     json_bool(w, "correct", r->st == SL_OK && r->bad == 0);
     json_bool(w, "passed", r->st == SL_OK && r->bad == 0 && r->found == 0);
@@ -341,7 +346,7 @@ static int run_one(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
              : st == SL_OK && r.bad == 0 && r.found == 0 ? CLI_EXIT_OK
                                                         : CLI_EXIT_FAILED;
     if (p->output && !r.refused && st == SL_OK) {
-        char why[1024];
+        char why[VERIFY_WHY_SIZE];
         if (verify_npy_write(p->output, p->type, b.out, b.out_count, why, sizeof why) != SL_OK) {
             fprintf(stderr, "scanlab: simulate: %s\n", why);
             rc = CLI_EXIT_FAILED;
@@ -350,6 +355,23 @@ static int run_one(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
     model_stats_free(&s);
     free_buffers(&b);
     return rc;
+}
+
+/* The run's peak memory (verify/cli/memory.c). */
+static uint64_t peak_of(const sim_plan *p, size_t n)
+{
+    const uint64_t es = SL_TYPE_SIZE(p->type);
+    uint64_t out = SL_KIND_IS_APP(p->al->kind) ? verify_app_out_bytes(p->al->kind, p->type, n, p->param)
+                 : p->al->kind == SL_KIND_SCAN ? (uint64_t)n * es
+                                               : es;
+    size_t elem, cap;
+    if (SL_KIND_IS_APP(p->al->kind) &&
+        verify_app_layout(p->al->kind, p->type, n, p->param, &elem, &cap) == SL_ERR_ARG)
+        return 0; /* a parameter the application refuses: the run says so */
+    if (SL_KIND_IS_APP(p->al->kind) && out == 0)
+        out = UINT64_MAX; /* too large to lay out */
+    uint64_t threads = (uint64_t)p->slots * (uint64_t)(p->block ? p->block : MODEL_MAX_BLOCK_THREADS);
+    return out == UINT64_MAX ? UINT64_MAX : cli_peak_simulate((uint64_t)n * es, out, threads);
 }
 
 static const verify_algo *find_sim_algo(const char *name, const verify_algo *algos, size_t count)
@@ -424,6 +446,9 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
     p->allow_races = a->set[OPT_ALLOW_RACES];
     p->json = a->set[OPT_JSON];
     p->output = a->val[OPT_OUTPUT];
+    char why[VERIFY_WHY_SIZE];
+    if (p->output && verify_output_check(p->output, why, sizeof why) != SL_OK)
+        return cli_usage_error("simulate: --output: %s", why);
     return cli_get_seed("simulate", a, &p->seed);
 }
 
@@ -453,7 +478,7 @@ int simulate_main(int argc, char **argv, const verify_algo *algos, size_t count)
                                  "application", p.al->name);
     }
     for (size_t i = 0; rc == CLI_EXIT_OK && i < nsizes; i++)
-        if (cli_check_memory("simulate", sizes[i], SL_TYPE_SIZE(p.type), 3) != SL_OK)
+        if (cli_check_peak("simulate", sizes[i], peak_of(&p, sizes[i])) != SL_OK)
             rc = CLI_EXIT_USAGE;
     if (rc != CLI_EXIT_OK) {
         free(sizes);

@@ -6,9 +6,13 @@
 
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/memory.h"
+#include "model/model.h"
+#include "verify/harness/app_ref.h"
 #include "verify/cli/options.h"
 #include "verify/cli/verify_plan.h"
 #include "verify/formats/npy.h"
+#include "verify/formats/output.h"
 #include "verify/harness/rng.h"
 #include "verify/harness/sizes.h"
 
@@ -92,6 +96,10 @@ static int check_options(const cli_args *a)
             return cli_usage_error("verify: %s does not apply to --input (the file is the input)",
                                    clash);
     }
+    /* before the run, not after it */
+    char why[VERIFY_WHY_SIZE];
+    if (a->val[OPT_OUTPUT] && verify_output_check(a->val[OPT_OUTPUT], why, sizeof why) != SL_OK)
+        return cli_usage_error("verify: --output: %s", why);
     return CLI_EXIT_OK;
 }
 
@@ -206,7 +214,7 @@ static int read_input(const options *o, verify_plan *p, void **data, size_t *n)
         if (verify_parse_type(o->type, &raw) != SL_OK)
             return CLI_EXIT_USAGE;
     }
-    char why[512];
+    char why[VERIFY_WHY_SIZE];
     sl_status st = verify_array_read(o->input, raw, &t, data, n, why, sizeof why);
     if (st != SL_OK) {
         fprintf(stderr, "scanlab: verify: %s\n", why);
@@ -256,7 +264,7 @@ static int check_output(const verify_plan *p, size_t n, size_t *len)
 static int write_output(const options *o, const verify_plan *p, const void *keep, bool kept,
                         size_t len)
 {
-    char why[512];
+    char why[VERIFY_WHY_SIZE];
     if (!kept) {
         fprintf(stderr, "scanlab: verify: %s not written: the case did not run (see its line)\n",
                 o->output);
@@ -271,6 +279,35 @@ static int write_output(const options *o, const verify_plan *p, const void *keep
         return CLI_EXIT_FAILED;
     }
     return CLI_EXIT_OK;
+}
+
+/* The peak memory of the plan at its largest size n (verify/cli/memory.c):
+ * every job's case buffers (CASE_COPIES of the widest element), the file's
+ * data, and, when the simulator runs, its device memory and shadow for one
+ * case at a time (pack's records of 8 bytes, k per element). Measured:
+ * verify --algo sequential --backend seq --type i64 --n 2^22 --jobs 1
+ * peaks at 199832 KiB, 48 bytes per element against the 64 counted. */
+static uint64_t peak_bytes(const verify_plan *p, size_t n, bool input)
+{
+    uint64_t elem = 4;
+    for (int t = 0; t < SL_TYPE_COUNT; t++)
+        if ((p->types >> t & 1u) && SL_TYPE_SIZE(t) > elem)
+            elem = SL_TYPE_SIZE(t);
+    uint64_t copies = CASE_COPIES * (uint64_t)p->jobs + (input ? 1u : 0u);
+    uint64_t peak = cli_peak_cpu((uint64_t)n + 2 * VERIFY_GUARD_ELEMS, elem, copies);
+    if (!(p->backends >> SL_SIM & 1u))
+        return peak;
+    uint64_t out = (uint64_t)n * elem;
+    for (size_t i = 0; i < p->algo_count; i++)
+        if (p->algos[i]->run[SL_SIM] && SL_KIND_IS_APP(p->algos[i]->kind)) {
+            size_t bytes = verify_app_out_bytes(p->algos[i]->kind, SL_I64, n, p->param);
+            out = bytes > out ? bytes : bytes == 0 ? UINT64_MAX : out;
+        }
+    uint64_t sim = out == UINT64_MAX ? UINT64_MAX
+                                     : cli_peak_simulator((uint64_t)n * elem, out,
+                                                          (uint64_t)MODEL_DEFAULT_SLOTS *
+                                                              (p->block ? (uint64_t)p->block : 1024));
+    return sim == UINT64_MAX || peak > UINT64_MAX - sim ? UINT64_MAX : peak + sim;
 }
 
 /* --jobs, --repeat, --block, --param and the sizes: with --input the
@@ -299,15 +336,8 @@ static int parse_numbers(const cli_args *a, const options *o, verify_plan *p, si
     p->sizes = *sizes;
     p->size_count = count;
     size_t largest = count ? (*sizes)[count - 1] : 0;
-    /* Buffers hold elements of the widest selected type (pack's 8-byte
-     * records included), so 4-byte types alone need half the memory. */
-    size_t elem = 4;
-    for (int t = 0; t < SL_TYPE_COUNT; t++)
-        if ((p->types >> t & 1u) && SL_TYPE_SIZE(t) > elem)
-            elem = SL_TYPE_SIZE(t);
-    /* the file's data is one more copy */
-    unsigned copies = CASE_COPIES * (unsigned)p->jobs + (o->input ? 1u : 0u);
-    if (cli_check_memory("verify", largest + 2 * VERIFY_GUARD_ELEMS, elem, copies) != SL_OK)
+    p->peak_bytes = peak_bytes(p, largest, o->input != NULL);
+    if (cli_check_peak("verify", largest, p->peak_bytes) != SL_OK)
         return CLI_EXIT_USAGE;
     return CLI_EXIT_OK;
 }

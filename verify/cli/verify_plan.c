@@ -2,6 +2,7 @@
  * and cases, run the cases (in parallel with --jobs, results kept in plan
  * order), and print the verdict per group. */
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,7 +285,7 @@ static void replay(const verify_plan *p, const group *g, const task *t, char *bu
         snprintf(rep + len, sizeof rep - (size_t)len, " --allow-races");
     if (p->input) {
         /* --type stays: a raw file needs it, and a .npy agrees with it */
-        char word[400];
+        char word[2 * PATH_MAX];
         shell_word(p->input, word, sizeof word);
         snprintf(buf, size, "scanlab verify --algo %s --backend %s --type %s --op %s%s --input %s%s",
                  g->algo->name, verify_backend_name(g->backend), verify_type_name(g->type),
@@ -405,7 +406,7 @@ static void print_table(const pool *p, FILE *out)
         if (l.verdict == LINE_FAILED) {
             const task *t = &x->tasks[l.fail];
             const verify_case_result *r = &p->results[l.fail];
-            char what[512], cmd[512];
+            char what[VERIFY_FINDINGS_TEXT], cmd[3 * PATH_MAX];
             describe(g, r, what, sizeof what);
             replay(p->plan, g, t, cmd, sizeof cmd);
             fprintf(out, "    n=%zu dist=%s", t->n, dist_label(p->plan, t));
@@ -445,7 +446,7 @@ static void json_failure(json_writer *w, const pool *p, const group *g, size_t f
     const verify_case_result *r = &p->results[fail];
     static const char *const where_names[] = {"value", "before_output", "after_output", "input",
                                               "count", "finding"};
-    char what[512], dec[64], hex[64];
+    char what[VERIFY_FINDINGS_TEXT], dec[64], hex[64];
     json_begin_object(w, "first_failure");
     json_uint(w, "n", t->n);
     json_string(w, "dist", dist_label(p->plan, t));
@@ -495,6 +496,7 @@ static void print_json(const pool *p, FILE *out)
         json_null(&w, "input");
     }
     json_int(&w, "repeat", p->plan->repeat);
+    json_uint(&w, "memory_estimate_bytes", p->plan->peak_bytes);
     json_begin_array(&w, "results");
     for (size_t i = 0; i < p->x->ngroups; i++) {
         const group *g = &p->x->groups[i];
@@ -516,7 +518,7 @@ static void print_json(const pool *p, FILE *out)
         else
             json_null(&w, "max_eta");
         if (l.verdict == LINE_FAILED) {
-            char cmd[512];
+            char cmd[3 * PATH_MAX];
             json_failure(&w, p, g, l.fail);
             replay(p->plan, g, &p->x->tasks[l.fail], cmd, sizeof cmd);
             json_string(&w, "replay", cmd);

@@ -23,6 +23,7 @@ typedef struct {
     bool allow_races;                /* sim: a race alone does not fail a case */
     bool fail_on_skip;               /* a skipped line fails the run (exit 1) */
     bool json;
+    uint64_t peak_bytes;             /* the estimated peak memory (JSON: memory_estimate_bytes) */
     /* User data (--input): every case scans data[0..sizes[0]) instead of a
      * generated input; sizes holds that one size, and failures replay with
      * '--input input' instead of sizes, distribution and seed. */
