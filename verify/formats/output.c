@@ -335,9 +335,15 @@ sl_status verify_output_write(const char *path, const void *const *parts, const 
             return fail(SL_ERR_ARG, why, size, "%s is a symbolic link to a missing file", path);
         return write_new(path, parts, sizes, count, why, size);
     }
-    if (fd < 0)
-        return fail(errno == ENXIO ? SL_ERR_ARG : SL_ERR_IO, why, size, "cannot write %s: %s", path,
-                    errno == ENXIO ? "a FIFO that nobody reads" : strerror(errno));
+    if (fd < 0) {
+        /* a path that cannot be an output is the caller's mistake */
+        int e = errno;
+        bool arg = e == ENXIO || e == EISDIR || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG ||
+                   e == EACCES || e == EPERM || e == EROFS;
+        return fail(arg ? SL_ERR_ARG : SL_ERR_IO, why, size, "cannot write %s: %s", path,
+                    e == ENXIO ? "a FIFO that nobody reads" : e == EISDIR ? "it is a directory"
+                                                                        : strerror(e));
+    }
     struct stat sb;
     if (fstat(fd, &sb) != 0) {
         int e = errno;
