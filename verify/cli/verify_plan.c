@@ -301,58 +301,6 @@ static void replay(const verify_plan *p, const group *g, const task *t, char *bu
              t->n, verify_dist_name(t->dist), p->seed, rep);
 }
 
-/* One sentence on what went wrong in a failed case. */
-static void describe(const group *g, const verify_case_result *r, char *buf, size_t size)
-{
-    char e[96], got[96];
-    const verify_mismatch *m = &r->mismatch;
-    if (r->status == SL_ERR_SIM && r->findings_text[0]) {
-        /* the first finding; every one is printed under the line */
-        int len = (int)strcspn(r->findings_text, "\n");
-        snprintf(buf, size, "the simulator found %llu error%s: %.*s",
-                 (unsigned long long)r->findings, r->findings == 1 ? "" : "s", len,
-                 r->findings_text);
-        return;
-    }
-    if (r->status == SL_ERR_ARG) {
-        snprintf(buf, size, "the algorithm refused its settings (block size, parameter or size; "
-                            "docs/algorithms.md lists each algorithm's)");
-        return;
-    }
-    if (r->status != SL_ERR_CHECK) {
-        snprintf(buf, size, "stopped with an error: %s", sl_status_str(r->status));
-        return;
-    }
-    verify_format_value(r->value_type, m->expected, e, sizeof e);
-    verify_format_value(r->value_type, m->got, got, sizeof got);
-    switch (r->where) {
-    case VERIFY_WHERE_COUNT: {
-        uint64_t ce, cg;
-        memcpy(&ce, m->expected, sizeof ce);
-        memcpy(&cg, m->got, sizeof cg);
-        snprintf(buf, size, "output count differs: expected %" PRIu64 ", got %" PRIu64, ce, cg);
-        break;
-    }
-    case VERIFY_WHERE_BEFORE:
-        snprintf(buf, size, "wrote outside its output, %zu element(s) before out[0]", m->index);
-        break;
-    case VERIFY_WHERE_AFTER:
-        snprintf(buf, size, "wrote outside its output, at out[%zu]", m->index);
-        break;
-    case VERIFY_WHERE_INPUT:
-        snprintf(buf, size, "modified its input at index %zu: was %s, now %s", m->index, e, got);
-        break;
-    default:
-        if (r->exact)
-            snprintf(buf, size, "first difference at index %zu: expected %s, got %s", m->index, e,
-                     got);
-        else
-            snprintf(buf, size,
-                     "first failure at index %zu: exact %s, got %s: eta %.4g over the bound %.4g",
-                     m->index, e, got, m->eta, m->bound);
-    }
-}
-
 /* The statuses that make a line SKIPPED, in the order the summary names
  * them. */
 static const sl_status skip_reasons[] = {SL_ERR_NO_GPU, SL_ERR_UNSUPPORTED};
@@ -407,7 +355,7 @@ static void print_table(const pool *p, FILE *out)
             const task *t = &x->tasks[l.fail];
             const verify_case_result *r = &p->results[l.fail];
             char what[VERIFY_FINDINGS_TEXT], cmd[3 * PATH_MAX];
-            describe(g, r, what, sizeof what);
+            verify_describe_result(r, what, sizeof what);
             replay(p->plan, g, t, cmd, sizeof cmd);
             fprintf(out, "    n=%zu dist=%s", t->n, dist_label(p->plan, t));
             if (p->plan->repeat > 1 && r->status == SL_ERR_CHECK)
@@ -450,7 +398,7 @@ static void json_failure(json_writer *w, const pool *p, const group *g, size_t f
     json_begin_object(w, "first_failure");
     json_uint(w, "n", t->n);
     json_string(w, "dist", dist_label(p->plan, t));
-    describe(g, r, what, sizeof what);
+    verify_describe_result(r, what, sizeof what);
     json_string(w, "message", what);
     if (r->status == SL_ERR_CHECK) {
         json_int(w, "run", r->run);

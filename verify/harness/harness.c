@@ -2,6 +2,7 @@
  * reference, run the algorithm (repeatedly for --repeat) and check it. */
 #include "verify/harness/harness.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -407,4 +408,55 @@ sl_status verify_run_case_on(const verify_case *c, const void *data, void *keep,
         st = run_checked(c, &io, &b, len, r);
     free_buffers(&b);
     return r->status = st;
+}
+
+void verify_describe_result(const verify_case_result *r, char *buf, size_t size)
+{
+    char e[96], got[96];
+    const verify_mismatch *m = &r->mismatch;
+    if (r->status == SL_ERR_SIM && r->findings_text[0]) {
+        /* the first finding; findings_text holds every one */
+        int len = (int)strcspn(r->findings_text, "\n");
+        snprintf(buf, size, "the simulator found %llu error%s: %.*s",
+                 (unsigned long long)r->findings, r->findings == 1 ? "" : "s", len,
+                 r->findings_text);
+        return;
+    }
+    if (r->status == SL_ERR_ARG) {
+        snprintf(buf, size, "the algorithm refused its settings (block size, parameter or size; "
+                            "docs/algorithms.md lists each algorithm's)");
+        return;
+    }
+    if (r->status != SL_ERR_CHECK) {
+        snprintf(buf, size, "stopped with an error: %s", sl_status_str(r->status));
+        return;
+    }
+    verify_format_value(r->value_type, m->expected, e, sizeof e);
+    verify_format_value(r->value_type, m->got, got, sizeof got);
+    switch (r->where) {
+    case VERIFY_WHERE_COUNT: {
+        uint64_t ce, cg;
+        memcpy(&ce, m->expected, sizeof ce);
+        memcpy(&cg, m->got, sizeof cg);
+        snprintf(buf, size, "output count differs: expected %" PRIu64 ", got %" PRIu64, ce, cg);
+        break;
+    }
+    case VERIFY_WHERE_BEFORE:
+        snprintf(buf, size, "wrote outside its output, %zu element(s) before out[0]", m->index);
+        break;
+    case VERIFY_WHERE_AFTER:
+        snprintf(buf, size, "wrote outside its output, at out[%zu]", m->index);
+        break;
+    case VERIFY_WHERE_INPUT:
+        snprintf(buf, size, "modified its input at index %zu: was %s, now %s", m->index, e, got);
+        break;
+    default:
+        if (r->exact)
+            snprintf(buf, size, "first difference at index %zu: expected %s, got %s", m->index, e,
+                     got);
+        else
+            snprintf(buf, size,
+                     "first failure at index %zu: exact %s, got %s: eta %.4g over the bound %.4g",
+                     m->index, e, got, m->eta, m->bound);
+    }
 }

@@ -76,6 +76,12 @@ typedef struct {
  * Default: races fail. */
 void verify_set_allow_races(bool allow);
 
+/* One sentence (no newline) on what went wrong in a failed case: the
+ * first differing index with both values, a write outside the output, a
+ * modified input, a refused setting, or the simulator's first finding as
+ * "path:line: error: message" (r->findings_text holds them all). */
+void verify_describe_result(const verify_case_result *r, char *buf, size_t size);
+
 /* Whether the skip/fail statuses of a case mean "cannot run here". */
 bool verify_status_is_skip(sl_status st);
 
