@@ -226,8 +226,9 @@ static void progress_on_a_pipe(void **state)
 {
     (void)state;
     char *out, *err;
-    const char *args[] = {"verify", "--algo", "sequential,brent-kung", "--type", "i32", "--op",
-                          "add", "--n", "1,2,3,4", "--seed", "1", "--jobs", "1", NULL};
+    const char *args[] = {"verify", "--algo", "sequential,brent-kung", "--backend", "seq,sim",
+                          "--type", "i32", "--op", "add", "--n", "1,2,3,4", "--seed", "1",
+                          "--jobs", "1", NULL};
     setenv("SCANLAB_PROGRESS_SECONDS", "0", 1);
     assert_int_equal(run(args, &out, &err), 0);
     unsetenv("SCANLAB_PROGRESS_SECONDS");
