@@ -1,19 +1,17 @@
 /* scanlab verify: the command line of the differential harness. Parses and
  * validates the selection, then hands a plan to verify_run_plan. */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/memory.h"
-#include "model/model.h"
-#include "verify/harness/app_ref.h"
 #include "verify/cli/options.h"
 #include "verify/cli/verify_plan.h"
 #include "verify/formats/npy.h"
 #include "verify/formats/output.h"
-#include "verify/harness/rng.h"
+#include "verify/harness/app_ref.h"
 #include "verify/harness/sizes.h"
 
 /* Limit of --repeat. */
