@@ -47,15 +47,22 @@ SL_HD float sl_id_add_f32(void) { return 0.0f; }
 SL_HD double sl_id_add_f64(void) { return 0.0; }
 
 /* --- max / min: the later operand wins ties, so the result never depends on
- * which of two equal values came first ---------------------------------- */
+ * which of two equal values came first. Floats propagate NaN, as IEEE
+ * 754-2019 maximum/minimum do: a NaN operand (quiet or signalling, any sign
+ * or payload) makes the result a NaN. A scan of max is therefore NaN from
+ * the first NaN element on. Unlike maxNum (the GPU's fmaxf, which ignores a
+ * NaN operand), this keeps -inf an identity for every element, NaN
+ * included, and the operator associative: every backend and association
+ * order gives a NaN at the same outputs. Which NaN (its payload and sign)
+ * is not promised; scanlab compares any NaN equal to any NaN. ----------- */
 SL_HD int32_t sl_max_i32(int32_t a, int32_t b) { return b >= a ? b : a; }
 SL_HD int64_t sl_max_i64(int64_t a, int64_t b) { return b >= a ? b : a; }
-SL_HD float sl_max_f32(float a, float b) { return b >= a ? b : a; }
-SL_HD double sl_max_f64(double a, double b) { return b >= a ? b : a; }
+SL_HD float sl_max_f32(float a, float b) { return b >= a || b != b ? b : a; }
+SL_HD double sl_max_f64(double a, double b) { return b >= a || b != b ? b : a; }
 SL_HD int32_t sl_min_i32(int32_t a, int32_t b) { return b <= a ? b : a; }
 SL_HD int64_t sl_min_i64(int64_t a, int64_t b) { return b <= a ? b : a; }
-SL_HD float sl_min_f32(float a, float b) { return b <= a ? b : a; }
-SL_HD double sl_min_f64(double a, double b) { return b <= a ? b : a; }
+SL_HD float sl_min_f32(float a, float b) { return b <= a || b != b ? b : a; }
+SL_HD double sl_min_f64(double a, double b) { return b <= a || b != b ? b : a; }
 SL_HD int32_t sl_id_max_i32(void) { return INT32_MIN; }
 SL_HD int64_t sl_id_max_i64(void) { return INT64_MIN; }
 SL_HD float sl_id_max_f32(void) { return -__builtin_inff(); }

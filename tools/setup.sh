@@ -1,18 +1,36 @@
 #!/bin/sh
 # Installs what is missing, builds, and runs one job.
 #
-#   tools/setup.sh report   build, then write the report (the main job)
-#   tools/setup.sh test     build, then run the whole test suite
-#   tools/setup.sh build    build only
+#   tools/setup.sh report [--cuda|--no-cuda] [report options]   build, then write the report (the main job)
+#   tools/setup.sh test   [--cuda|--no-cuda]                    build, then run the whole test suite
+#   tools/setup.sh build  [--cuda|--no-cuda]                    build only
 #
-# Debian packages are installed only when missing (silently when all are
-# present). CUDA is used when nvcc is found (on PATH or in /usr/local/cuda);
-# without it the CUDA backend is left out and its tests skip.
+# Debian packages are installed only when missing. The CUDA backend is
+# built when asked (--cuda), or when nvcc is found and a GPU is present;
+# --no-cuda leaves it out. Without a GPU its tests skip, and building it
+# takes several times longer, so it is left out unless asked. The choice
+# and its reason are printed; the build prints its progress.
 set -eu
 
 job=${1:-build}
+[ $# -gt 0 ] && shift
+cuda=auto
+for arg in "$@"; do
+    case "$arg" in
+    --cuda) cuda=on ;;
+    --no-cuda) cuda=off ;;
+    esac
+done
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SCANLAB_BUILD:-$root/build}
+
+case "$job" in
+build | test | report) ;;
+*)
+    echo "usage: tools/setup.sh report|test|build [--cuda|--no-cuda]" >&2
+    exit 2
+    ;;
+esac
 
 packages="gcc g++ libc6-dev meson ninja-build pkg-config python3 libcmocka-dev libmpfr-dev libgmp-dev gcovr gnuplot-nox"
 
@@ -28,8 +46,8 @@ if [ -n "$missing" ]; then
         sudo="sudo"
     fi
     echo "setup: installing$missing" >&2
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    $sudo apt-get update
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $missing
 fi
 
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -37,10 +55,52 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
     export PATH
 fi
 
-if [ ! -f "$build/build.ninja" ]; then
-    meson setup "$build" "$root" >/dev/null
+# The GPU, if one is present: its name from nvidia-smi.
+gpu=""
+if command -v nvidia-smi >/dev/null 2>&1; then
+    gpu=$(nvidia-smi -L 2>/dev/null | sed -n '1s/ (UUID.*//p') || gpu=""
 fi
-meson compile -C "$build" >/dev/null || meson compile -C "$build"
+
+case "$cuda" in
+on)
+    if ! command -v nvcc >/dev/null 2>&1; then
+        echo "setup: --cuda: nvcc not found (on PATH or in /usr/local/cuda/bin)" >&2
+        exit 2
+    fi
+    why="asked with --cuda"
+    ;;
+off) why="asked with --no-cuda" ;;
+*)
+    if ! command -v nvcc >/dev/null 2>&1; then
+        cuda=off
+        why="nvcc not found; its tests skip"
+    elif [ -z "$gpu" ]; then
+        cuda=off
+        why="no GPU found by nvidia-smi: its tests would skip; --cuda builds it anyway"
+    else
+        cuda=on
+        why="nvcc found and a GPU is present: $gpu"
+    fi
+    ;;
+esac
+if [ "$cuda" = on ]; then
+    feature=enabled
+else
+    feature=disabled
+fi
+echo "setup: CUDA backend $cuda ($why)" >&2
+
+if [ ! -f "$build/build.ninja" ]; then
+    meson setup "$build" "$root" -Dcuda=$feature
+else
+    current=$(meson introspect "$build" --buildoptions | python3 -c \
+        'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "cuda"))')
+    if [ "$current" != "$feature" ]; then
+        meson configure "$build" -Dcuda=$feature
+    fi
+fi
+echo "setup: building in $build" >&2
+meson compile -C "$build"
 
 case "$job" in
 build) ;;
@@ -48,11 +108,14 @@ test)
     meson test -C "$build" --print-errorlogs --num-processes "$(nproc)"
     ;;
 report)
-    shift
+    # report options: everything but --cuda / --no-cuda
+    for arg in "$@"; do
+        shift
+        case "$arg" in
+        --cuda | --no-cuda) ;;
+        *) set -- "$@" "$arg" ;;
+        esac
+    done
     "$build/scanlab" report -o report "$@"
-    ;;
-*)
-    echo "usage: tools/setup.sh report|test|build" >&2
-    exit 2
     ;;
 esac

@@ -53,7 +53,13 @@ typedef struct {
     size_t n;
     uint64_t seed;
     int repeat; /* runs on the same input, >= 1 */
+    int block;  /* threads per block for kernels; 0 = the algorithm's default */
+    int param;  /* the algorithm's own parameter; 0 = its default */
+    bool allow_races; /* sim: a race alone does not fail the case */
 } verify_case;
+
+/* Room for the simulator's findings of one case, as text. */
+#define VERIFY_FINDINGS_TEXT 2048
 
 typedef enum {
     VERIFY_WHERE_VALUE,  /* an output differs from the reference */
@@ -61,6 +67,7 @@ typedef enum {
     VERIFY_WHERE_AFTER,  /* it wrote past its last output */
     VERIFY_WHERE_INPUT,  /* it modified its input */
     VERIFY_WHERE_COUNT,  /* an application's count differs */
+    VERIFY_WHERE_FINDING, /* sim: the simulator found an error in the kernel (findings_text) */
 } verify_where;
 
 typedef struct {
@@ -73,7 +80,19 @@ typedef struct {
     verify_mismatch mismatch;
     sl_type value_type;
     bool kept;
+    /* sim backend: what the simulator found over every run */
+    uint64_t races;    /* races seen (allowed or not) */
+    uint64_t findings; /* findings that fail the case */
+    char findings_text[VERIFY_FINDINGS_TEXT]; /* one "path:line: error: message" line each */
 } verify_case_result;
+
+/* Whether a race alone fails a sim case, for every case of this process.
+ * Default: races fail. */
+void verify_set_allow_races(bool allow);
+
+/* One sentence on what went wrong in a failed case (the simulator's first
+ * finding as "path:line: error: message" where there was one). */
+void verify_describe_result(const verify_case_result *r, char *buf, size_t size);
 
 /* Run one case and check it; returns r->status. */
 sl_status verify_run_case(const verify_case *c, verify_case_result *r);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "tap.h"
 
 #define CAPTURE 65536
 
@@ -90,7 +91,7 @@ static void test_bad_size(void **state)
     (void)state;
     BAD("negative", "--n", "-1");
     BAD("not a size", "--n", "12abc");
-    BAD("not a size", "--n", "");
+    BAD("empty value", "--n", "");
     BAD("overflows", "--n", "123456789012345678901234567890");
     BAD("memory", "--n", "2^58");
     BAD("at least 1", "--n", "0");
@@ -99,11 +100,14 @@ static void test_bad_size(void **state)
 static void test_bad_threads_reps(void **state)
 {
     (void)state;
-    BAD("--threads", "--threads", "0");
-    BAD("--threads", "--threads", "100000");
-    BAD("--threads", "--threads", "two");
-    BAD("--reps", "--reps", "0");
-    BAD("--reps", "--reps", "-3");
+    BAD("--jobs", "--jobs", "0");
+    BAD("--jobs", "--jobs", "100000");
+    BAD("--jobs", "--jobs", "two");
+    BAD("--repeat", "--repeat", "0");
+    BAD("--repeat", "--repeat", "-3");
+    /* the old spellings still work, with a note */
+    BAD("--threads is an old spelling of --jobs", "--threads", "0");
+    BAD("--reps is an old spelling of --repeat", "--reps", "0");
 }
 
 static void test_bad_type_op(void **state)
@@ -118,7 +122,7 @@ static void test_bad_options(void **state)
 {
     (void)state;
     BAD("unknown option", "--bogus");
-    BAD("missing value", "--n");
+    BAD("needs a value", "--n");
     BAD("unexpected argument", "extra");
 }
 
@@ -137,7 +141,7 @@ static void test_small_run_json(void **state)
 {
     (void)state;
     static result res;
-    run_bench(&res, (const char *const[]){"--n", "5000", "--reps", "1", "--threads", "2", "--type", "i32",
+    run_bench(&res, (const char *const[]){"--n", "5000", "--repeat", "1", "--jobs", "2", "--type", "i32",
                                            "--op", "affine", "--exclusive", "--json", NULL});
     if (res.status == 2 && strstr(res.err, "without OpenMP"))
         skip();

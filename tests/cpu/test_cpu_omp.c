@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "tap.h"
 
 #include "config.h"
 #include "cpu/cpu.h"

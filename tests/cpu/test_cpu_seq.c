@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "tap.h"
 
 #include "cpu/cpu.h"
 #include "testlib.h"

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "config.h"
 #include "cpu/cpu.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "config.h"
 #include "run_cli.h"
@@ -59,7 +60,7 @@ static void test_usage(void **state)
         {"bench", "--backend", "cuda", "--n", "0", NULL},
         {"bench", "--backend", "cuda", "--type", "i16", NULL},
     };
-    const char *hints[] = {"apply to --backend cuda", "not a scan that runs on cuda", "not a scan that runs on cuda",
+    const char *hints[] = {"not a scan that runs on seq or omp", "not a scan that runs on cuda", "not a scan that runs on cuda",
                            "at least 1 element", "i16"};
     for (size_t k = 0; k < sizeof hints / sizeof hints[0]; k++) {
         char *out = NULL, *err = NULL;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "config.h"
 #include "cuda/kernels.h"

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include <cmocka.h>
+#include "tap.h"
 
 #include "verify/harness/accuracy.h"
 #include "verify/harness/accuracy_inputs.h"

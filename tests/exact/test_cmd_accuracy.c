@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "tap.h"
 
 #include "config.h"
 #include "run_cli.h"
@@ -189,13 +190,14 @@ static void output_is_exact_reference(void **state)
         free(got);
     }
     unlink(ref);
-    /* A place that cannot be written: exit 1, and no file. */
+    /* A place that cannot be written: refused before the run, exit 2, and
+     * no file. */
     char *bad = in_dir("no/such/ref.npy");
     char *err;
     assert_int_equal(run((const char *const[]){"accuracy", "--input", in, "--type", "f64",
                                                "--output", bad, "--algo", "sequential", NULL},
                          NULL, &err),
-                     1);
+                     2);
     assert_non_null(strstr(err, "cannot"));
     free(err);
     unlink(in);

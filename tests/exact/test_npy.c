@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "tap.h"
 
 #include "verify/formats/npy.h"
 
@@ -310,12 +311,12 @@ static void test_write_is_whole(void **state)
     assert_int_equal(verify_npy_write(missing, SL_I64, a, 3, why, sizeof why), SL_ERR_IO);
     assert_non_null(strstr(why, missing));
     assert_int_equal(entries_in_dir(), 0);
-    /* The rename fails (the target is a directory): the temporary file is
-     * removed and the directory is all that remains. */
+    /* A directory is not an output: refused before anything is written,
+     * and the directory is all that remains. */
     char target[160];
     path_in_dir(target, sizeof target, "out.npy.d");
     assert_int_equal(mkdir(target, 0700), 0);
-    assert_int_equal(verify_npy_write(target, SL_I64, a, 3, why, sizeof why), SL_ERR_IO);
+    assert_int_equal(verify_npy_write(target, SL_I64, a, 3, why, sizeof why), SL_ERR_ARG);
     assert_int_equal(entries_in_dir(), 1);
     rmdir(target);
 }

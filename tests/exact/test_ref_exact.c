@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include <cmocka.h>
+#include "tap.h"
 
 #include "verify/harness/ref_exact.h"
 #include "verify/harness/rng.h"

@@ -193,7 +193,8 @@ static const verify_algo planted[] = {
 
 static verify_case_result run_planted(int k, size_t n)
 {
-    verify_case c = {&planted[k], SL_SEQ, SL_I32, SL_ADD, false, VERIFY_DIST_SMALL, n, seed, 1};
+    verify_case c = {.algo = &planted[k], .backend = SL_SEQ, .type = SL_I32, .op = SL_ADD,
+                     .dist = VERIFY_DIST_SMALL, .n = n, .seed = seed, .repeat = 1};
     verify_case_result r;
     verify_run_case(&c, &r);
     return r;

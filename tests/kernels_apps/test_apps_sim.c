@@ -36,8 +36,9 @@ static void sweep(const char *name, size_t max_n)
     assert_int_equal(verify_default_sizes(max_n, seed, &sizes, &count), SL_OK);
     for (int t = 0; t < SL_TYPE_COUNT; t++)
         for (size_t k = 0; k < count; k++) {
-            verify_case c = {al, SL_SIM, (sl_type)t, SL_ADD, false, verify_default_dist((sl_type)t),
-                             sizes[k], seed, 1};
+            verify_case c = {.algo = al, .backend = SL_SIM, .type = (sl_type)t, .op = SL_ADD,
+                             .dist = verify_default_dist((sl_type)t), .n = sizes[k], .seed = seed,
+                             .repeat = 1};
             verify_case_result r;
             if (verify_run_case(&c, &r) != SL_OK)
                 fail_msg("%s type %d n=%zu: %s (where %d, index %zu)", name, t, sizes[k],
@@ -55,8 +56,8 @@ static void test_pack_sizes(void **state) { (void)state; sweep("pack", 1100); }
 static void test_other_ops_skip(void **state)
 {
     (void)state;
-    verify_case c = {verify_find_algo("compact", false), SL_SIM, SL_I32, SL_MAX, false,
-                     VERIFY_DIST_SMALL, 10, seed, 1};
+    verify_case c = {.algo = verify_find_algo("compact", false), .backend = SL_SIM, .type = SL_I32,
+                     .op = SL_MAX, .dist = VERIFY_DIST_SMALL, .n = 10, .seed = seed, .repeat = 1};
     verify_case_result r;
     assert_int_equal(verify_run_case(&c, &r), SL_ERR_UNSUPPORTED);
 }

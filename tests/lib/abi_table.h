@@ -25,7 +25,8 @@ size_t ABI_TABLE_FN(const abi_entry **out)
         E(SL_KIND_PACK),
         S(sl_scan_args), O(sl_scan_args, type), O(sl_scan_args, op), O(sl_scan_args, exclusive),
         O(sl_scan_args, in), O(sl_scan_args, out), O(sl_scan_args, n), O(sl_scan_args, threads),
-        O(sl_scan_args, block), O(sl_scan_args, param), O(sl_scan_args, sim),
+        O(sl_scan_args, block), O(sl_scan_args, param), O(sl_scan_args, sim), O(sl_scan_args, adversary),
+        E(SL_ADVERSARY_NONE), E(SL_ADVERSARY_REVERSED), E(SL_ADVERSARY_LATE),
         S(verify_algo), O(verify_algo, name), O(verify_algo, summary), O(verify_algo, kind),
         O(verify_algo, run), O(verify_algo, depth),
         E(VERIFY_DIST_UNIFORM), E(VERIFY_DIST_SMALL), E(VERIFY_DIST_UNIFORM01), E(VERIFY_DIST_UNIFORM11),
@@ -35,13 +36,15 @@ size_t ABI_TABLE_FN(const abi_entry **out)
         O(verify_mismatch, got), O(verify_mismatch, eta), O(verify_mismatch, bound),
         S(verify_case), O(verify_case, algo), O(verify_case, backend), O(verify_case, type), O(verify_case, op),
         O(verify_case, exclusive), O(verify_case, dist), O(verify_case, n), O(verify_case, seed),
-        O(verify_case, repeat),
+        O(verify_case, repeat), O(verify_case, block), O(verify_case, param), O(verify_case, allow_races),
+        E(VERIFY_FINDINGS_TEXT),
         E(VERIFY_WHERE_VALUE), E(VERIFY_WHERE_BEFORE), E(VERIFY_WHERE_AFTER), E(VERIFY_WHERE_INPUT),
-        E(VERIFY_WHERE_COUNT),
+        E(VERIFY_WHERE_COUNT), E(VERIFY_WHERE_FINDING),
         S(verify_case_result), O(verify_case_result, status), O(verify_case_result, exact),
         O(verify_case_result, max_eta), O(verify_case_result, deterministic), O(verify_case_result, run),
         O(verify_case_result, where), O(verify_case_result, mismatch), O(verify_case_result, value_type),
-        O(verify_case_result, kept),
+        O(verify_case_result, kept), O(verify_case_result, races), O(verify_case_result, findings),
+        O(verify_case_result, findings_text),
     };
     *out = table;
     return sizeof table / sizeof table[0];

@@ -1,6 +1,8 @@
-/* The body shared by the two test variants: Kogge-Stone over one block of
+/* The body shared by the test variants: Kogge-Stone over one block of
  * blockDim.x threads, one element per thread, the running value kept in a
- * register. KS_COMBINE(partner, mine) is the variant's combining step. */
+ * register. KS_COMBINE(partner, mine) is the variant's combining step;
+ * KS_PLANT, when defined, is a statement planted after the first store
+ * (a planted bug that leaves the result right). */
 
 SL_GLOBAL SL_KN(ksr_scan)(const T *in, T *out, size_t n, unsigned shift)
 {
@@ -10,6 +12,9 @@ SL_GLOBAL SL_KN(ksr_scan)(const T *in, T *out, size_t n, unsigned shift)
     if (t < n && t >= shift)
         x = LD(in, t - shift);
     ST(buf, t, x);
+#ifdef KS_PLANT
+    KS_PLANT
+#endif
     for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
         SYNCTHREADS();
         T partner = IDENTITY();

@@ -2,18 +2,25 @@
  * line in a kernels.def) gets the harness and the simulator's counts with no
  * other code: the correct variant passes `verify` on every type, operator
  * and kind, its counts match Kogge-Stone's closed forms, and the planted
- * variant with swapped operands passes add but is caught by affine. */
+ * variant with swapped operands passes add but is caught by affine. Planted
+ * findings with a right result (a race, an out-of-bounds read) fail
+ * `simulate`, `verify` on sim and the harness's verdict, each naming the
+ * site as path:line: error:; --allow-races passes the race alone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "cuda/kernels.h"
 #include "model/model.h"
+#include "run_cli.h"
 #include "verify/harness/algo_entry.h"
+#include "verify/cli/simulate.h"
 #include "verify/cli/verify_plan.h"
 
 #define SL_KERNEL SL_KERNEL_DECL
@@ -42,7 +49,7 @@ static int run_verify(const char *algo, const char *backend, const char *op)
 static void test_variant_in_table(void **state)
 {
     (void)state;
-    assert_int_equal(table_count, 2);
+    assert_int_equal(table_count, 4);
     assert_string_equal(table[0].name, "ks-register");
     assert_true(verify_algo_runs_on(&table[0], SL_SIM));
     assert_false(verify_algo_runs_on(&table[0], SL_SEQ));
@@ -107,10 +114,189 @@ static void test_variant_on_gpu(void **state)
     assert_int_equal(run_verify("ks-register", "cuda", "all"), 0);
 }
 
+static const verify_algo *algo_named(const char *name)
+{
+    for (size_t i = 0; i < table_count; i++)
+        if (strcmp(table[i].name, name) == 0)
+            return &table[i];
+    fail_msg("no algorithm %s in the test table", name);
+    return NULL;
+}
+
+/* The line of tests/variant/ks_body.cuh where the plant is expanded: the
+ * site the simulator must name. */
+static int plant_line(void)
+{
+    const char *root = getenv("SCANLAB_SOURCE_ROOT");
+    assert_non_null(root);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/variant/ks_body.cuh", root);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char text[512];
+    int line = 0, found = 0;
+    while (fgets(text, sizeof text, f)) {
+        line++;
+        if (strstr(text, "KS_PLANT") && !strstr(text, "#"))
+            found = line;
+    }
+    fclose(f);
+    assert_true(found > 0);
+    return found;
+}
+
+/* Whether text holds a line that starts "tests/variant/ks_body.cuh:L: error: "
+ * followed by what. */
+static bool names_site(const char *text, int line, const char *what)
+{
+    char head[128];
+    snprintf(head, sizeof head, "tests/variant/ks_body.cuh:%d: error: %s", line, what);
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, head, strlen(head)) == 0)
+            return true;
+    return false;
+}
+
+static int verify_entry(int argc, char **argv, void *ctx)
+{
+    (void)ctx;
+    return verify_main(argc, argv, table, table_count, stdout);
+}
+
+static int simulate_entry(int argc, char **argv, void *ctx)
+{
+    (void)ctx;
+    return simulate_main(argc, argv, table, table_count);
+}
+
+/* The harness's verdict (what verify and the report's sections use). */
+static void test_harness_fails_findings(void **state)
+{
+    (void)state;
+    const int line = plant_line();
+    verify_case c = {.algo = algo_named("ks-racy"), .backend = SL_SIM, .type = SL_I32,
+                     .op = SL_ADD, .dist = VERIFY_DIST_UNIFORM, .n = 100, .seed = 3, .repeat = 1};
+    verify_case_result r;
+    assert_int_equal(verify_run_case(&c, &r), SL_ERR_SIM);
+    assert_int_equal(r.where, VERIFY_WHERE_FINDING);
+    assert_true(r.races > 0 && r.findings == r.races);
+    assert_true(names_site(r.findings_text, line, "race"));
+    /* the race alone, allowed: the right result passes */
+    c.allow_races = true;
+    assert_int_equal(verify_run_case(&c, &r), SL_OK);
+    assert_true(r.races > 0);
+    assert_int_equal(r.findings, 0);
+    /* the process-wide switch (report --allow-races) does the same */
+    c.allow_races = false;
+    verify_set_allow_races(true);
+    assert_int_equal(verify_run_case(&c, &r), SL_OK);
+    /* an out-of-bounds read fails whatever races are allowed */
+    c.algo = algo_named("ks-oob");
+    assert_int_equal(verify_run_case(&c, &r), SL_ERR_SIM);
+    verify_set_allow_races(false);
+    assert_int_equal(r.where, VERIFY_WHERE_FINDING);
+    assert_true(names_site(r.findings_text, line, ""));
+    assert_non_null(strstr(r.findings_text, "out of bounds"));
+    /* the correct variant has nothing to report */
+    c.algo = algo_named("ks-register");
+    assert_int_equal(verify_run_case(&c, &r), SL_OK);
+    assert_int_equal(r.races, 0);
+    assert_string_equal(r.findings_text, "");
+}
+
+static void test_verify_fails_findings(void **state)
+{
+    (void)state;
+    const int line = plant_line();
+    char *out, *err;
+    const char *racy[] = {"verify", "--algo", "ks-racy", "--backend", "sim", "--type", "i32",
+                          "--op", "add", "--sizes", "64", "--seed", "5", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, racy, &out, &err), 1);
+    assert_non_null(strstr(out, "0 OK, 1 FAILED, 0 SKIPPED"));
+    assert_non_null(strstr(out, "the simulator found"));
+    assert_true(names_site(err, line, "race"));
+    free(out);
+    free(err);
+    const char *allowed[] = {"verify", "--algo", "ks-racy", "--backend", "sim", "--type", "i32",
+                             "--op", "add", "--sizes", "64", "--seed", "5", "--allow-races", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, allowed, &out, &err), 0);
+    assert_non_null(strstr(out, "1 OK, 0 FAILED, 0 SKIPPED"));
+    free(out);
+    free(err);
+    const char *oob[] = {"verify", "--algo", "ks-oob", "--backend", "sim", "--type", "i32",
+                         "--op", "add", "--sizes", "64", "--seed", "5", "--allow-races", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, oob, &out, &err), 1);
+    assert_true(names_site(err, line, ""));
+    free(out);
+    free(err);
+}
+
+static void test_simulate_fails_findings(void **state)
+{
+    (void)state;
+    const int line = plant_line();
+    char *out, *err;
+    const char *racy[] = {"simulate", "--algo", "ks-racy", "--n", "64", NULL};
+    assert_int_equal(test_run_main(simulate_entry, NULL, racy, &out, &err), 1);
+    assert_non_null(strstr(out, "result: correct, but the simulator found errors"));
+    assert_true(names_site(err, line, "race"));
+    free(out);
+    free(err);
+    const char *allowed[] = {"simulate", "--algo", "ks-racy", "--n", "64", "--allow-races", NULL};
+    assert_int_equal(test_run_main(simulate_entry, NULL, allowed, &out, &err), 0);
+    assert_non_null(strstr(out, "result: correct\n"));
+    assert_non_null(strstr(err, "races allowed"));
+    free(out);
+    free(err);
+    const char *oob[] = {"simulate", "--algo", "ks-oob", "--n", "64", "--allow-races", NULL};
+    assert_int_equal(test_run_main(simulate_entry, NULL, oob, &out, &err), 1);
+    assert_true(names_site(err, line, ""));
+    free(out);
+    free(err);
+    const char *json[] = {"simulate", "--algo", "ks-racy", "--n", "64", "--json", NULL};
+    assert_int_equal(test_run_main(simulate_entry, NULL, json, &out, &err), 1);
+    assert_non_null(strstr(out, "\"passed\":false"));
+    assert_non_null(strstr(out, "\"file\":\"tests/variant/ks_body.cuh\""));
+    free(out);
+    free(err);
+}
+
+/* A case the variant cannot run (more than one block: not supported) is
+ * a skip: counted in the summary with its reason, passing unless
+ * --fail-on-skip. */
+static void test_skips_counted(void **state)
+{
+    (void)state;
+    char *out, *err;
+    const char *args[] = {"verify", "--algo", "ks-register", "--backend", "sim", "--type", "i32",
+                          "--op", "add", "--n", "2000", "--seed", "5", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, args, &out, &err), 0);
+    assert_non_null(strstr(out, "0 OK, 0 FAILED, 1 SKIPPED"));
+    assert_non_null(strstr(out, "skipped: 1 not supported\n"));
+    free(out);
+    free(err);
+    const char *strict[] = {"verify", "--algo", "ks-register", "--backend", "sim", "--type", "i32",
+                            "--op", "add", "--n", "2000", "--seed", "5", "--fail-on-skip", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, strict, &out, &err), 1);
+    assert_non_null(strstr(out, "skipped: 1 not supported (--fail-on-skip: they fail the run)"));
+    free(out);
+    free(err);
+    const char *json[] = {"verify", "--algo", "ks-register", "--backend", "sim", "--type", "i32",
+                          "--op", "add", "--n", "2000", "--seed", "5", "--json", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, json, &out, &err), 0);
+    assert_non_null(strstr(out, "\"skipped\":1,\"skip_reasons\":{\"not supported\":1}"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_variant_in_table),
+        cmocka_unit_test(test_harness_fails_findings),
+        cmocka_unit_test(test_verify_fails_findings),
+        cmocka_unit_test(test_simulate_fails_findings),
+        cmocka_unit_test(test_skips_counted),
         cmocka_unit_test(test_correct_variant_passes),
         cmocka_unit_test(test_swapped_variant_caught_by_affine),
         cmocka_unit_test(test_counts_match_kogge_stone),

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "config.h"
 #include "run_cli.h"
@@ -70,9 +71,10 @@ static void help_documents_every_option(void **state)
     char *out = NULL;
     const char *args[] = {"verify", "--help", NULL};
     assert_int_equal(run(args, &out, NULL), 0);
-    const char *opts[] = {"--algo", "--backend", "--type", "--op", "--exclusive", "--both", "--sizes",
-                          "--max-n", "--dist", "--seed", "--jobs", "--repeat", "--json",
-                          "--input", "--output"};
+    const char *opts[] = {"--algo", "--backend", "--type", "--op", "--exclusive", "--both", "--n",
+                          "--block", "--param", "--dist", "--seed", "--jobs", "--repeat", "--json",
+                          "--input", "--output", "--allow-races", "--fail-on-skip",
+                          "--sizes is --n", "--max-n N is --n edges..N", "exit status"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         assert_non_null(strstr(out, opts[i]));
     free(out);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "verify/harness/compare.h"
 
@@ -48,7 +49,9 @@ static void exact_floats_compare_bits(void **state)
     assert_int_equal(m.index, 0);
 }
 
-static void exact_nan_equals_only_the_same_nan(void **state)
+/* Any NaN equals any NaN (IEEE 754 promises no payload), and nothing
+ * else. */
+static void exact_nan_equals_any_nan(void **state)
 {
     (void)state;
     double q = NAN;
@@ -57,10 +60,13 @@ static void exact_nan_equals_only_the_same_nan(void **state)
     bits ^= 1; /* another payload */
     double other;
     memcpy(&other, &bits, sizeof other);
-    double a[] = {1.0, q}, same[] = {1.0, q}, diff[] = {1.0, other};
+    double a[] = {1.0, q}, same[] = {1.0, q}, payload[] = {1.0, other}, num[] = {1.0, 2.0};
     assert_true(verify_compare_exact(SL_F64, a, same, 2, NULL));
+    assert_true(verify_compare_exact(SL_F64, a, payload, 2, NULL));
     verify_mismatch m;
-    assert_false(verify_compare_exact(SL_F64, a, diff, 2, &m));
+    assert_false(verify_compare_exact(SL_F64, a, num, 2, &m));
+    assert_int_equal(m.index, 1);
+    assert_false(verify_compare_exact(SL_F64, num, a, 2, &m));
     assert_int_equal(m.index, 1);
 }
 
@@ -120,7 +126,7 @@ static void bound_passes_within_and_fails_beyond(void **state)
     assert_int_equal(m.index, 0);
 }
 
-static void bound_nan_always_fails(void **state)
+static void bound_nan_fails_where_exact_is_a_number(void **state)
 {
     (void)state;
     float exact[] = {1.0f, 2.0f, 3.0f};
@@ -161,11 +167,11 @@ int main(void)
         cmocka_unit_test(exact_equal_arrays_pass),
         cmocka_unit_test(exact_one_element_off_is_reported),
         cmocka_unit_test(exact_floats_compare_bits),
-        cmocka_unit_test(exact_nan_equals_only_the_same_nan),
+        cmocka_unit_test(exact_nan_equals_any_nan),
         cmocka_unit_test(unit_roundoff_and_half_ulp),
         cmocka_unit_test(eta_closed_forms),
         cmocka_unit_test(bound_passes_within_and_fails_beyond),
-        cmocka_unit_test(bound_nan_always_fails),
+        cmocka_unit_test(bound_nan_fails_where_exact_is_a_number),
         cmocka_unit_test(values_print_in_full_precision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "cpu/cpu.h"
 #include "seed.h"
@@ -159,8 +160,10 @@ static const verify_algo *planted_algo(const char *name)
 
 static verify_case make_case(const char *algo, sl_type t, sl_op op, bool exclusive, size_t n)
 {
-    verify_case c = {planted_algo(algo), SL_SEQ, t, op, exclusive,
-                     SL_TYPE_IS_FLOAT(t) ? VERIFY_DIST_UNIFORM11 : VERIFY_DIST_UNIFORM, n, seed, 1};
+    verify_case c = {.algo = planted_algo(algo), .backend = SL_SEQ, .type = t, .op = op,
+                     .exclusive = exclusive,
+                     .dist = SL_TYPE_IS_FLOAT(t) ? VERIFY_DIST_UNIFORM11 : VERIFY_DIST_UNIFORM,
+                     .n = n, .seed = seed, .repeat = 1};
     return c;
 }
 
@@ -447,8 +450,9 @@ static void sequential_passes_every_pair(void **state)
                 for (int d = 0; d < VERIFY_DIST_COUNT; d++) {
                     if (!SL_OP_APPLIES(op, t) || !verify_dist_applies((verify_dist)d, (sl_type)t))
                         continue;
-                    verify_case c = {algos[a], SL_SEQ, (sl_type)t, (sl_op)op, (d & 1) != 0,
-                                     (verify_dist)d, 1025, seed, 1};
+                    verify_case c = {.algo = algos[a], .backend = SL_SEQ, .type = (sl_type)t,
+                                     .op = (sl_op)op, .exclusive = (d & 1) != 0,
+                                     .dist = (verify_dist)d, .n = 1025, .seed = seed, .repeat = 1};
                     verify_case_result r;
                     assert_int_equal(verify_run_case(&c, &r), SL_OK);
                     assert_true(r.exact == !(SL_TYPE_IS_FLOAT(t) && op == SL_ADD));

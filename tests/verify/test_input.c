@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "cpu/cpu.h"
 #include "seed.h"

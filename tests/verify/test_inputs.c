@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tap.h"
 
 #include "seed.h"
 #include "verify/harness/inputs.h"

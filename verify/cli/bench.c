@@ -31,28 +31,23 @@ double bench_median(double *v, size_t count)
 void bench_report(const bench_options *o, const bench_row *rows, size_t count, int reps)
 {
     const char *type = verify_type_name(o->type), *op = verify_op_name(o->op);
-    if (o->json) {
-        json_writer w;
-        json_init(&w, stdout);
-        json_begin_object(&w, NULL);
-        json_begin_array(&w, "results");
+    if (o->w) {
+        json_writer *w = o->w;
         for (size_t i = 0; i < count; i++) {
-            json_begin_object(&w, NULL);
-            json_string(&w, "algo", rows[i].algo);
-            json_string(&w, "backend", rows[i].backend);
-            json_string(&w, "type", type);
-            json_string(&w, "op", op);
-            json_bool(&w, "exclusive", o->exclusive);
-            json_uint(&w, "n", o->n);
-            json_int(&w, "threads", rows[i].threads);
-            json_double(&w, "median_ms", rows[i].median_ms);
-            json_double(&w, "gbps", rows[i].gbps);
-            json_double(&w, "frac_of_copy", rows[i].frac_of_copy);
-            json_end_object(&w);
+            json_begin_object(w, NULL);
+            json_string(w, "algo", rows[i].algo);
+            json_string(w, "backend", rows[i].backend);
+            json_string(w, "type", type);
+            json_string(w, "op", op);
+            json_bool(w, "exclusive", o->exclusive);
+            json_uint(w, "n", o->n);
+            json_int(w, "threads", rows[i].threads);
+            json_int(w, "repeat", reps);
+            json_double(w, "median_ms", rows[i].median_ms);
+            json_double(w, "gbps", rows[i].gbps);
+            json_double(w, "frac_of_copy", rows[i].frac_of_copy);
+            json_end_object(w);
         }
-        json_end_array(&w);
-        json_end_object(&w);
-        json_finish(&w);
         return;
     }
     printf("n = %zu, %s %s, %s; GB/s counts 2 * n * %u bytes; median of %d repetitions\n\n",

@@ -6,22 +6,28 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include "verify/formats/json.h"
 #include "verify/harness/catalog.h"
 
 typedef struct {
     sl_backend backend;
-    size_t n;       /* elements */
+    size_t n;       /* elements (the command loops over --n) */
     sl_type type;
     sl_op op;
-    bool exclusive;
+    bool exclusive; /* the command loops over --both */
+    const char *algos; /* --algo: the algorithms to time, or NULL for all */
+    int block, param;  /* passed to kernels; 0 = their default */
+    uint64_t seed;  /* of the input */
     int threads;    /* OpenMP threads (>= 1, resolved by the command) */
     int reps;       /* timed repetitions per algorithm; 0 = choose */
-    bool json;      /* the JSON document instead of the table on stdout */
-    bool progress;  /* progress lines on stderr (only when it is a terminal) */
-    /* --backend cuda takes lists; these are the arguments as given (NULL:
-     * not given), parsed by bench_cuda */
-    const char *algos, *n_list, *types, *ops;
-    int block, param; /* --block, --param (0: each algorithm's default) */
+    bool json;      /* rows go into w instead of the table on stdout */
+    json_writer *w; /* with json: the open "results" array of the one document */
+    struct cli_progress_ *progress; /* progress lines on stderr (verify/cli/progress.h), or NULL */
+    size_t done;    /* sizes and kinds finished, for the progress lines */
+    /* --backend cuda times lists in one process: the arguments as given
+     * (NULL: not given), parsed by bench_cuda */
+    const char *n_list, *types, *ops;
 } bench_options;
 
 /* One measured algorithm. */
@@ -47,8 +53,8 @@ int bench_cuda(const bench_options *o);
 double bench_now(void);
 /* The median of v[0..count) (sorts v). */
 double bench_median(double *v, size_t count);
-/* Print rows (medians of reps runs) as a table, or as {"results": [...]}
- * with o->json. */
+/* Print rows (medians of reps runs) as a table, or add them as objects to
+ * the JSON document's results (o->w). */
 void bench_report(const bench_options *o, const bench_row *rows, size_t count, int reps);
 
 #endif

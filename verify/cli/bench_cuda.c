@@ -24,6 +24,7 @@
 
 #include "config.h"
 #include "verify/cli/bench.h"
+#include "verify/cli/memory.h"
 #include "verify/cli/cli.h"
 #include "verify/formats/json.h"
 #include "verify/harness/algos.h"
@@ -635,7 +636,7 @@ int bench_cuda(const bench_options *o)
     bool failed = false;
     memset(&ctx, 0, sizeof ctx);
     ctx.handoff_us = -1.0;
-    ctx.progress = o->progress;
+    ctx.progress = o->progress != NULL;
     sl_status st = parse_algos(o->algos ? o->algos : CB_DEFAULT_ALGOS, algos, &nalgos);
     if (st == SL_OK)
         st = cli_parse_size_list("--n", o->n_list ? o->n_list : CB_DEFAULT_N, &ns, &nn);
@@ -688,7 +689,8 @@ int bench_cuda(const bench_options *o)
                 c.block = o->block;
                 c.param = o->param;
                 c.reps = o->reps > 0 ? o->reps : CB_DEFAULT_REPS;
-                st = cli_check_memory("--n", c.n, c.elem, 3);
+                /* host side: the input, and the output read back for the checks */
+                st = cli_check_peak("bench", c.n, cli_peak_cpu(c.n, c.elem, 3));
                 if (st == SL_OK)
                     st = measure(&ctx, &c, algos, nalgos, &rows, &failed);
             }

@@ -8,6 +8,8 @@
 #include "verify/harness/algos.h"
 #include "verify/cli/bench.h"
 #include "verify/cli/cli.h"
+#include "verify/cli/memory.h"
+#include "verify/cli/progress.h"
 #include "config.h"
 #include "cpu/cpu.h"
 #include "verify/harness/rng.h"
@@ -24,7 +26,6 @@
 /* Outputs compared with the sequential scan's after each algorithm. */
 #define BENCH_CHECK_SAMPLES 4096
 #define BENCH_ALIGN 64
-#define BENCH_SEED 0x5ca9u
 #define BENCH_MAX_ROWS 32
 
 /* What one timed run needs. */
@@ -49,11 +50,12 @@ static sl_status run_job(const bench_job *j)
 static void fill_input(const bench_options *o, void *in, void *out, size_t n)
 {
     size_t size = SL_TYPE_SIZE(o->type);
+    const uint64_t key = verify_derive_seed(o->seed, (uint64_t)o->type);
 #if SCANLAB_HAVE_OPENMP
 #pragma omp parallel for schedule(static) num_threads(o->threads)
 #endif
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = verify_mix64(BENCH_SEED ^ (uint64_t)i);
+        uint64_t r = verify_mix64(key ^ (uint64_t)i);
         int64_t iv = o->op == SL_ADD ? (int64_t)(r % 1000) : (int64_t)r;
         double fv = (double)(r >> 11) * 0x1.0p-53;
         char *p = (char *)in + i * size;
@@ -97,12 +99,57 @@ static void keep_samples(const bench_options *o, const void *out, unsigned char 
         memcpy(ref + k * size, (const char *)out + sample_index(k, samples, o->n) * size, size);
 }
 
+/* Whether --algo selects the algorithm called name. */
+static bool selected(const bench_options *o, const char *name)
+{
+    if (!o->algos || strcmp(o->algos, "all") == 0)
+        return true;
+    size_t len = strlen(name);
+    for (const char *p = o->algos; *p;) {
+        size_t l = strcspn(p, ",");
+        if (l == len && strncmp(p, name, len) == 0)
+            return true;
+        p += l + (p[l] == ',');
+    }
+    return false;
+}
+
+/* Every name of --algo must be a scan that bench times on omp. */
+static int check_algos(const bench_options *o)
+{
+    if (!o->algos || strcmp(o->algos, "all") == 0)
+        return CLI_EXIT_OK;
+    for (const char *p = o->algos; *p;) {
+        size_t l = strcspn(p, ",");
+        bool ok = false;
+        for (size_t i = 0; i < verify_algo_count && !ok; i++) {
+            const verify_algo *a = &verify_algos[i];
+            ok = a->kind == SL_KIND_SCAN && strlen(a->name) == l && strncmp(a->name, p, l) == 0 &&
+                 (verify_algo_runs_on(a, SL_SEQ) || verify_algo_runs_on(a, SL_OMP));
+        }
+        if (!ok) {
+            fprintf(stderr, "scanlab: bench: '%.*s' is not a scan that runs on seq or omp (valid:",
+                    (int)l, p);
+            for (size_t i = 0; i < verify_algo_count; i++)
+                if (verify_algos[i].kind == SL_KIND_SCAN &&
+                    (verify_algo_runs_on(&verify_algos[i], SL_SEQ) ||
+                     verify_algo_runs_on(&verify_algos[i], SL_OMP)))
+                    fprintf(stderr, " %s", verify_algos[i].name);
+            fprintf(stderr, ")\n");
+            return CLI_EXIT_USAGE;
+        }
+        p += l + (p[l] == ',');
+    }
+    return CLI_EXIT_OK;
+}
+
 /* The jobs to time: the copy, then the table's sequential scans (the first
  * one's output is the reference), then its OpenMP scans. */
 static size_t list_jobs(const bench_options *o, void *in, void *out, bench_job *jobs, size_t max)
 {
     sl_scan_args base = {.type = o->type, .op = o->op, .exclusive = o->exclusive, .in = in,
-                         .out = out, .n = o->n, .threads = o->threads};
+                         .out = out, .n = o->n, .threads = o->threads, .block = o->block,
+                         .param = o->param};
     size_t count = 0;
     jobs[count++] = (bench_job){NULL, base};
     for (int b = SL_SEQ; b <= SL_OMP; b++)
@@ -110,7 +157,7 @@ static size_t list_jobs(const bench_options *o, void *in, void *out, bench_job *
             const verify_algo *a = &verify_algos[i];
             bool seq_only = b == SL_SEQ && a->run[SL_OMP] == NULL;
             if (a->kind != SL_KIND_SCAN || !verify_algo_runs_on(a, (sl_backend)b) ||
-                (b == SL_SEQ && !seq_only))
+                (b == SL_SEQ && !seq_only) || !selected(o, a->name))
                 continue;
             jobs[count] = (bench_job){a, base};
             if (b == SL_SEQ)
@@ -132,8 +179,11 @@ static sl_status warm_up(const bench_options *o, bench_job *jobs, size_t *count,
     size_t kept = 0;
     *seconds = 0.0;
     for (size_t k = 0; k < *count; k++) {
-        if (o->progress)
-            fprintf(stderr, "\rbench: warm-up %-24s", job_name(&jobs[k]));
+        if (o->progress) {
+            char what[96];
+            snprintf(what, sizeof what, "n = %zu, warm-up of %s", o->n, job_name(&jobs[k]));
+            cli_progress_update(o->progress, o->done, what);
+        }
         double t0 = bench_now();
         sl_status st = run_job(&jobs[k]);
         if (st == SL_ERR_UNSUPPORTED && jobs[k].algo)
@@ -163,8 +213,11 @@ static sl_status time_jobs(const bench_options *o, const bench_job *jobs, size_t
                            double *ms)
 {
     for (int r = 0; r < reps; r++) {
-        if (o->progress)
-            fprintf(stderr, "\rbench: repetition %d/%d %16s", r + 1, reps, "");
+        if (o->progress) {
+            char what[96];
+            snprintf(what, sizeof what, "n = %zu, repetition %d of %d", o->n, r + 1, reps);
+            cli_progress_update(o->progress, o->done, what);
+        }
         for (size_t k = 0; k < count; k++) {
             double t0 = bench_now();
             sl_status st = run_job(&jobs[k]);
@@ -201,7 +254,7 @@ static int measure(const bench_options *o, void *in, void *out)
     if (st == SL_OK)
         st = time_jobs(o, jobs, count, reps, ms);
     if (o->progress)
-        fprintf(stderr, "\r%60s\r", "");
+        cli_progress_end(o->progress);
     if (st == SL_OK) {
         bench_row rows[BENCH_MAX_ROWS];
         double bytes = 2.0 * (double)o->n * (double)size;
@@ -224,9 +277,13 @@ static int measure(const bench_options *o, void *in, void *out)
 int bench_omp(const bench_options *o)
 {
     size_t size = SL_TYPE_SIZE(o->type);
-    sl_status st = cli_check_memory("--n", o->n, size, 2);
-    if (st != SL_OK)
-        return cli_exit_code(st);
+    if (check_algos(o) != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
+    /* input and output: measured bench --type i64 --n 2^24 --repeat 1
+     * peaks at 265576 KiB, 16.2 bytes per element against the 16 counted
+     * plus the fixed part */
+    if (cli_check_peak("bench", o->n, cli_peak_cpu(o->n, size, 2)) != SL_OK)
+        return CLI_EXIT_USAGE;
     if (!SCANLAB_HAVE_OPENMP)
         return cli_usage_error("bench: this scanlab was built without OpenMP (--backend omp unavailable)");
     size_t bytes = (o->n * size + BENCH_ALIGN - 1) / BENCH_ALIGN * BENCH_ALIGN;

@@ -11,10 +11,12 @@
  * measures faithfully). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "verify/cli/bench.h"
 #include "verify/cli/cli.h"
+#include "verify/cli/memory.h"
 #include "cuda/launch.h"
 #include "verify/formats/json.h"
 #include "model/model.h"
@@ -60,8 +62,14 @@ static void keep_best(bench_time *best, const bench_time *t, int rep)
 
 int bench_sim(const bench_options *o)
 {
+    if (o->algos && strcmp(o->algos, "brent-kung") != 0)
+        return cli_usage_error("bench: the sim benchmark times brent-kung (the one kernel also "
+                               "built with accounting off), not '%s'", o->algos);
+    if (o->type != SL_I32 || o->op != SL_ADD || o->exclusive)
+        return cli_usage_error("bench: the sim benchmark runs an inclusive i32 add scan");
     const size_t n = o->n < ((size_t)1 << BENCH_SIM_LOG2_N) ? o->n : (size_t)1 << BENCH_SIM_LOG2_N;
-    if (cli_check_memory("bench", n, sizeof(int32_t), 16) != SL_OK)
+    if (cli_check_peak("bench", n, cli_peak_simulate(n * sizeof(int32_t), n * sizeof(int32_t), 0)) !=
+        SL_OK)
         return CLI_EXIT_USAGE;
     int32_t *in = malloc(n ? n * sizeof *in : 1), *out = malloc(n ? n * sizeof *out : 1);
     if (!in || !out) {
@@ -72,7 +80,8 @@ int bench_sim(const bench_options *o)
     }
     for (size_t i = 0; i < n; i++)
         in[i] = (int32_t)(i % 7) - 3;
-    sl_kargs k = {in, out, n, false, 0, BENCH_SIM_SECTIONS_ONLY, SL_ADVERSARY_NONE};
+    sl_kargs k = {in, out, n, false, o->block, o->param ? o->param : BENCH_SIM_SECTIONS_ONLY,
+                  SL_ADVERSARY_NONE};
     model_stats full, plain;
     model_stats_init(&full);
     model_stats_init(&plain);
@@ -105,29 +114,31 @@ int bench_sim(const bench_options *o)
     if (st != SL_OK) {
         fprintf(stderr, "scanlab: bench: %s%s%s\n", sl_status_str(st), full.has_error ? ": " : "",
                 full.has_error ? full.error.text : "");
-    } else if (o->json) {
-        json_writer w;
-        json_init(&w, stdout);
-        json_begin_object(&w, NULL);
-        json_string(&w, "backend", "sim");
-        json_string(&w, "kernel", "brent-kung block-level (sections of 2 x 1024), i32 add");
-        json_uint(&w, "n", n);
-        json_int(&w, "reps", reps);
-        json_uint(&w, "lane_ops", lane_ops);
-        json_double(&w, "seconds", best_full.wall);
-        json_double(&w, "seconds_plain", best_plain.wall);
-        json_double(&w, "lane_ops_per_second", rate);
-        json_double(&w, "lane_ops_per_second_plain", rate_plain);
-        json_double(&w, "overhead_vs_plain", overhead);
-        json_double(&w, "cpu_seconds", best_full.cpu);
-        json_double(&w, "cpu_seconds_plain", best_plain.cpu);
-        json_double(&w, "lane_ops_per_cpu_second", rate_cpu);
-        json_double(&w, "lane_ops_per_cpu_second_plain", rate_plain_cpu);
-        json_double(&w, "overhead_vs_plain_cpu", overhead_cpu);
-        json_double(&w, "first_run_seconds", cold.wall);
-        json_double(&w, "first_run_cpu_seconds", cold.cpu);
-        json_end_object(&w);
-        json_finish(&w);
+    } else if (o->w) {
+        json_writer *w = o->w;
+        json_begin_object(w, NULL);
+        json_string(w, "algo", "brent-kung");
+        json_string(w, "backend", "sim");
+        json_string(w, "kernel", "brent-kung block-level (sections of 2 x 1024), i32 add");
+        json_string(w, "type", "i32");
+        json_string(w, "op", "add");
+        json_bool(w, "exclusive", false);
+        json_uint(w, "n", n);
+        json_int(w, "repeat", reps);
+        json_uint(w, "lane_ops", lane_ops);
+        json_double(w, "seconds", best_full.wall);
+        json_double(w, "seconds_plain", best_plain.wall);
+        json_double(w, "lane_ops_per_second", rate);
+        json_double(w, "lane_ops_per_second_plain", rate_plain);
+        json_double(w, "overhead_vs_plain", overhead);
+        json_double(w, "cpu_seconds", best_full.cpu);
+        json_double(w, "cpu_seconds_plain", best_plain.cpu);
+        json_double(w, "lane_ops_per_cpu_second", rate_cpu);
+        json_double(w, "lane_ops_per_cpu_second_plain", rate_plain_cpu);
+        json_double(w, "overhead_vs_plain_cpu", overhead_cpu);
+        json_double(w, "first_run_seconds", cold.wall);
+        json_double(w, "first_run_cpu_seconds", cold.cpu);
+        json_end_object(w);
     } else {
         printf("simulator speed, one core: block-level Brent-Kung scan of %zu i32 (best of %d)\n", n, reps);
         printf("%-28s %14llu\n", "lane-operations", (unsigned long long)lane_ops);

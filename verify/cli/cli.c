@@ -132,24 +132,4 @@ sl_status cli_parse_int(const char *opt, const char *s, int lo, int hi, int *out
     return SL_OK;
 }
 
-sl_status cli_check_memory(const char *what, size_t n, size_t elem_size, unsigned copies)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    unsigned long long avail = (pages > 0 && page > 0) ? (unsigned long long)pages * page : 0;
-    unsigned long long need = 0;
-    bool overflow = __builtin_mul_overflow((unsigned long long)n, (unsigned long long)elem_size,
-                                           &need) ||
-                    __builtin_mul_overflow(need, (unsigned long long)copies, &need);
-    if (overflow) {
-        cli_usage_error("%s: %zu elements need more than 2^64 bytes of memory", what, n);
-        return SL_ERR_ARG;
-    }
-    if (avail && need > avail) {
-        cli_usage_error("%s: %zu elements need %.1f GiB, more than this machine's %.1f GiB of memory",
-                        what, n, need / 1073741824.0, avail / 1073741824.0);
-        return SL_ERR_ARG;
-    }
-    return SL_OK;
-}
-
 bool cli_stderr_is_tty(void) { return isatty(STDERR_FILENO); }

@@ -1,5 +1,6 @@
 /* Helpers shared by the subcommands: exit codes, parsing of numbers and
- * sizes with clear messages, and the memory guard. */
+ * sizes with clear messages (memory.h holds the memory guard, options.h
+ * the option table). */
 #ifndef SCANLAB_CLI_H
 #define SCANLAB_CLI_H
 
@@ -25,10 +26,6 @@ sl_status cli_parse_size_list(const char *opt, const char *s, size_t **out, size
 sl_status cli_parse_u64(const char *opt, const char *s, uint64_t *out);
 /* An int in [lo, hi]. */
 sl_status cli_parse_int(const char *opt, const char *s, int lo, int hi, int *out);
-
-/* Refuse, before allocating, a working set of n elements of elem_size bytes
- * times copies that cannot fit in this machine's physical memory. */
-sl_status cli_check_memory(const char *what, size_t n, size_t elem_size, unsigned copies);
 
 /* Whether stderr is a terminal (progress is shown only then). */
 bool cli_stderr_is_tty(void);

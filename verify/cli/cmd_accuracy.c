@@ -1,35 +1,66 @@
 /* scanlab accuracy: how far float add-scans are from the exact prefix sums,
- * per algorithm, backend, distribution and size (DESIGN.md,
+ * per algorithm, backend, type, kind, distribution and size (DESIGN.md,
  * "Floating-point accuracy"; docs/accuracy.md). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/harness/accuracy.h"
-#include "verify/harness/accuracy_inputs.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/memory.h"
+#include "verify/cli/options.h"
+#include "verify/cli/progress.h"
 #include "verify/formats/json.h"
 #include "verify/formats/npy.h"
+#include "verify/formats/output.h"
+#include "verify/harness/accuracy.h"
+#include "verify/harness/accuracy_inputs.h"
 #include "verify/harness/ref_exact.h"
 #include "verify/harness/rng.h"
 
-enum { MAX_SEEDS = 1000, MAX_THREADS = 4096, MAX_DISTS = ACC_DIST_COUNT };
+enum { MAX_SEEDS = 1000, MAX_DISTS = ACC_DIST_COUNT };
 /* Bytes per element held for one size: per seed the input, the exact
  * prefixes and sum|x| (8), then per algorithm its output and the pooled
  * ulps and eta (8 + 8). */
 #define BYTES_PER_ELEM(es) (3 * (size_t)(es) + 24)
 #define DEFAULT_SIZES "2^10,2^16,2^20"
 #define DEFAULT_COND 1e8
+#define FLOAT_TYPES (1u << SL_F32 | 1u << SL_F64)
 
-typedef struct {
-    const char *algo, *backend, *type, *dist, *n, *seeds, *seed, *input, *output, *cond, *threads;
-    bool exclusive, json, help;
-} options;
+static const cli_cmd_opt accuracy_opts[] = {
+    {OPT_ALGO, "Here: scans"},
+    {OPT_BACKEND, NULL},
+    {OPT_TYPE, "Here f32 and f64 (all: both; with --input, the file's type)"},
+    {OPT_EXCLUSIVE, NULL},
+    {OPT_BOTH, NULL},
+    {OPT_N, "Default " DEFAULT_SIZES},
+    {OPT_DIST, "Here the float ones, default uniform01"},
+    {OPT_COND, NULL},
+    {OPT_INPUTS, NULL},
+    {OPT_BLOCK, NULL},
+    {OPT_PARAM, NULL},
+    {OPT_INPUT, "Floats only. With it, --n, --dist, --inputs, --seed and --cond do not apply"},
+    {OPT_SEED, NULL},
+    {OPT_JOBS, "Here: OpenMP threads of the omp scans"},
+    {OPT_FAIL_ON_SKIP, NULL},
+    {OPT_OUTPUT, "Here: the exact prefix sums of the one input (one type, kind, size and "
+                 "distribution and --inputs 1, or --input) as .npy"},
+    {OPT_JSON, NULL},
+};
+
+static const cli_command accuracy_cmd = {
+    "accuracy", "[options]",
+    "Measures float add-scans against the exact prefix sums (an exact superaccumulator, each "
+    "prefix rounded once). Per prefix: the error in ulps of the exact rounded value, and eta = "
+    "|error| / (u sum|x_j|), u = 2^-24 (f32) or 2^-53 (f64). Per algorithm, backend, type, kind, "
+    "distribution and size: max and median ulps, max, median and RMS eta over all prefixes and "
+    "inputs, and the addition depth D that bounds eta (eta <= D/(1-Du) + 1). A backend that "
+    "cannot run here (no GPU) is skipped, and the summary on stderr says so.",
+    accuracy_opts, sizeof accuracy_opts / sizeof accuracy_opts[0],
+    "a bound was exceeded or a run failed (with --fail-on-skip: or a measurement was skipped)"};
 
 /* What one size and distribution needs: the inputs of every seed, their
  * exact prefixes and sums of magnitudes. */
@@ -40,9 +71,12 @@ typedef struct {
 } input_set;
 
 typedef struct {
-    sl_type type;
-    bool exclusive, json;
-    int threads;
+    sl_type type;              /* the type being measured */
+    unsigned types;            /* every type to measure */
+    bool exclusive;            /* the kind being measured */
+    bool incl_kind, excl_kind; /* the kinds to measure */
+    bool json, fail_on_skip;
+    int threads, block, param;
     const verify_algo **algos; /* room for every entry of the table */
     size_t algo_count;
     unsigned backends;
@@ -53,85 +87,12 @@ typedef struct {
     uint64_t seed;
     double cond;
     const char *input, *output;
-    bool progress;   /* stderr is a terminal: show which input is being measured */
+    cli_progress progress;
     void *file_data; /* --input: the array read */
     size_t file_n;
+    size_t skipped[SL_BACKEND_COUNT]; /* measurements that could not run, per backend */
+    sl_status skip_why[SL_BACKEND_COUNT];
 } plan;
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: scanlab accuracy [options]\n\n"
-            "Measures float add-scans against the exact prefix sums (an exact superaccumulator,\n"
-            "each prefix rounded once). Per prefix: the error in ulps of the exact rounded value,\n"
-            "and eta = |error| / (u sum|x_j|), u = 2^-24 (f32) or 2^-53 (f64). Per algorithm,\n"
-            "backend, distribution and size: max and median ulps, max, median and RMS eta over\n"
-            "all prefixes and seeds, and the addition depth D that bounds eta (eta <= D/(1-Du) + 1).\n"
-            "Exit 0 every bound held, 1 a bound was exceeded or a run failed, 2 bad usage.\n\n"
-            "  --algo A[,A...]|all  scan algorithms (default: every scan that runs on the backends)\n"
-            "  --backend B[,B...]   seq, omp, sim, cuda or all (default seq,omp)\n"
-            "  --type T             f32 or f64 (default f32; for a .npy input, the file's type)\n"
-            "  --dist D[,D...]      uniform01, uniform11, normal, lognormal, ones, illcond\n"
-            "                       (default uniform01)\n"
-            "  --cond C             condition number sum|x|/|sum x| for illcond (default %g)\n"
-            "  --n N[,N...]         sizes, N or 2^K (default " DEFAULT_SIZES ")\n"
-            "  --seeds K            inputs per size and distribution (default 3)\n"
-            "  --seed S             first seed (default: SCANLAB_SEED, else 1); printed on stderr\n"
-            "  --input FILE         measure on this array instead: .npy (<f4, <f8), or raw\n"
-            "                       little-endian floats of --type\n"
-            "  --output FILE        write the exact prefix sums of the one input as .npy\n"
-            "  --exclusive          exclusive scans (default inclusive)\n"
-            "  --threads T          OpenMP threads (default: the runtime's)\n"
-            "  --json               one JSON document on stdout instead of the table\n"
-            "  --help               this text\n",
-            DEFAULT_COND);
-}
-
-static int parse_options(int argc, char **argv, options *o)
-{
-    enum { O_ALGO = 256, O_BACKEND, O_TYPE, O_DIST, O_COND, O_N, O_SEEDS, O_SEED, O_INPUT,
-           O_OUTPUT, O_EXCL, O_THREADS, O_JSON, O_HELP };
-    static const struct option opts[] = {
-        {"algo", required_argument, NULL, O_ALGO},     {"backend", required_argument, NULL, O_BACKEND},
-        {"type", required_argument, NULL, O_TYPE},     {"dist", required_argument, NULL, O_DIST},
-        {"cond", required_argument, NULL, O_COND},     {"n", required_argument, NULL, O_N},
-        {"seeds", required_argument, NULL, O_SEEDS},   {"seed", required_argument, NULL, O_SEED},
-        {"input", required_argument, NULL, O_INPUT},   {"output", required_argument, NULL, O_OUTPUT},
-        {"exclusive", no_argument, NULL, O_EXCL},      {"threads", required_argument, NULL, O_THREADS},
-        {"json", no_argument, NULL, O_JSON},           {"help", no_argument, NULL, O_HELP},
-        {NULL, 0, NULL, 0}};
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        switch (c) {
-        case O_ALGO: o->algo = optarg; break;
-        case O_BACKEND: o->backend = optarg; break;
-        case O_TYPE: o->type = optarg; break;
-        case O_DIST: o->dist = optarg; break;
-        case O_COND: o->cond = optarg; break;
-        case O_N: o->n = optarg; break;
-        case O_SEEDS: o->seeds = optarg; break;
-        case O_SEED: o->seed = optarg; break;
-        case O_INPUT: o->input = optarg; break;
-        case O_OUTPUT: o->output = optarg; break;
-        case O_EXCL: o->exclusive = true; break;
-        case O_THREADS: o->threads = optarg; break;
-        case O_JSON: o->json = true; break;
-        case O_HELP: o->help = true; break;
-        case ':':
-            return cli_usage_error("accuracy: option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("accuracy: unknown option '%s' (valid: --algo, --backend, --type, "
-                                   "--dist, --cond, --n, --seeds, --seed, --input, --output, "
-                                   "--exclusive, --threads, --json, --help)",
-                                   argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("accuracy: unexpected argument '%s'", argv[optind]);
-    return CLI_EXIT_OK;
-}
 
 /* --cond: a finite number >= 1. */
 static int parse_cond(const char *s, double *out)
@@ -214,116 +175,120 @@ static int parse_algos(const char *s, plan *p)
     return CLI_EXIT_OK;
 }
 
-static int parse_backends(const char *s, plan *p)
-{
-    unsigned built = 0;
-    for (int b = 0; b < SL_BACKEND_COUNT; b++)
-        if (verify_backend_built((sl_backend)b))
-            built |= 1u << b;
-    if (!s) {
-        p->backends = ((1u << SL_SEQ) | (1u << SL_OMP)) & built;
-        return CLI_EXIT_OK;
-    }
-    if (verify_parse_backend_list(s, &p->backends) != SL_OK)
-        return CLI_EXIT_USAGE;
-    if (strcmp(s, "all") == 0)
-        p->backends &= built;
-    for (int b = 0; b < SL_BACKEND_COUNT; b++)
-        if ((p->backends >> b & 1u) && !verify_backend_built((sl_backend)b))
-            return cli_usage_error("accuracy: backend '%s' is not built in this scanlab",
-                                   verify_backend_name((sl_backend)b));
-    return CLI_EXIT_OK;
-}
-
 /* --input: read the array; its type must be a float type and agree with
- * --type when both say one. */
-static int read_input(const options *o, plan *p)
+ * --type when it names one. */
+static int read_input(const cli_args *a, plan *p)
 {
-    sl_type raw = o->type ? p->type : SL_TYPE_COUNT, t;
-    char why[512];
-    sl_status st = verify_array_read(o->input, raw, &t, &p->file_data, &p->file_n, why, sizeof why);
+    const char *path = a->val[OPT_INPUT];
+    sl_type raw = SL_TYPE_COUNT, t;
+    if (a->val[OPT_TYPE]) {
+        int one;
+        if (cli_one_of("accuracy", "--type (with --input)", p->types, &one) != CLI_EXIT_OK)
+            return CLI_EXIT_USAGE;
+        raw = (sl_type)one;
+    }
+    char why[VERIFY_WHY_SIZE];
+    sl_status st = verify_array_read(path, raw, &t, &p->file_data, &p->file_n, why, sizeof why);
     if (st != SL_OK) {
         fprintf(stderr, "scanlab: accuracy: %s\n", why);
         return st == SL_ERR_NOMEM ? CLI_EXIT_FAILED : CLI_EXIT_USAGE;
     }
     if (!SL_TYPE_IS_FLOAT(t))
         return cli_usage_error("accuracy: %s holds %s elements; accuracy measures f32 and f64",
-                               o->input, verify_type_name(t));
-    if (o->type && t != p->type)
-        return cli_usage_error("accuracy: %s holds %s elements, but --type says %s", o->input,
-                               verify_type_name(t), verify_type_name(p->type));
-    p->type = t;
+                               path, verify_type_name(t));
+    if (raw != SL_TYPE_COUNT && t != raw)
+        return cli_usage_error("accuracy: %s holds %s elements, but --type says %s", path,
+                               verify_type_name(t), verify_type_name(raw));
+    p->types = 1u << t;
     return CLI_EXIT_OK;
 }
 
-static int build_plan(const options *o, plan *p)
+/* The peak memory at size n with inputs inputs (verify/cli/memory.c): the
+ * input sets (BYTES_PER_ELEM per element and input), and on the simulator
+ * its device memory and shadow for one run. Measured: accuracy --backend
+ * seq,omp --type f64 --n 2^22 (and 2^20) peaks 45 bytes per element and
+ * input above the smaller run, against the 48 counted. */
+static uint64_t peak_bytes(const plan *p, size_t n, int inputs)
+{
+    uint64_t peak = cli_peak_cpu((uint64_t)n * (uint64_t)inputs, BYTES_PER_ELEM(8), 1);
+    if (p->backends >> SL_SIM & 1u) {
+        uint64_t sim = cli_peak_simulator((uint64_t)n * 8, (uint64_t)n * 8,
+                                          p->block ? 8u * (uint64_t)p->block : 0);
+        peak = peak > UINT64_MAX - sim ? UINT64_MAX : peak + sim;
+    }
+    return peak;
+}
+
+static int build_plan(const cli_args *a, plan *p)
 {
     int rc;
-    p->type = SL_F32;
-    if (o->type) {
-        if (verify_parse_type(o->type, &p->type) != SL_OK)
-            return CLI_EXIT_USAGE;
-        if (!SL_TYPE_IS_FLOAT(p->type))
+    if ((rc = cli_get_types(a, FLOAT_TYPES, &p->types)) != CLI_EXIT_OK)
+        return rc;
+    if (a->val[OPT_TYPE] && strcmp(a->val[OPT_TYPE], "all") == 0)
+        p->types &= FLOAT_TYPES;
+    for (int t = 0; t < SL_TYPE_COUNT; t++)
+        if ((p->types >> t & 1u) && !SL_TYPE_IS_FLOAT(t))
             return cli_usage_error("accuracy: type '%s' is not a float type (accuracy measures f32 "
-                                   "and f64)", o->type);
-    }
-    p->exclusive = o->exclusive;
-    p->json = o->json;
-    p->progress = cli_stderr_is_tty();
-    if (o->threads && cli_parse_int("--threads", o->threads, 1, MAX_THREADS, &p->threads) != SL_OK)
-        return CLI_EXIT_USAGE;
-    if ((rc = parse_backends(o->backend, p)) != CLI_EXIT_OK)
+                                   "and f64)", verify_type_name((sl_type)t));
+    if ((rc = cli_get_kinds("accuracy", a, &p->incl_kind, &p->excl_kind)) != CLI_EXIT_OK)
+        return rc;
+    p->json = a->set[OPT_JSON];
+    p->fail_on_skip = a->set[OPT_FAIL_ON_SKIP];
+    if ((rc = cli_get_jobs(a, &p->threads)) != CLI_EXIT_OK ||
+        (rc = cli_get_block_param(a, &p->block, &p->param)) != CLI_EXIT_OK ||
+        (rc = cli_get_backends("accuracy", a, cli_built_backends(), &p->backends)) != CLI_EXIT_OK)
         return rc;
     p->algos = malloc((verify_algo_count ? verify_algo_count : 1) * sizeof *p->algos);
     if (!p->algos)
         return CLI_EXIT_FAILED;
-    if ((rc = parse_algos(o->algo ? o->algo : "all", p)) != CLI_EXIT_OK)
+    if ((rc = parse_algos(a->val[OPT_ALGO] ? a->val[OPT_ALGO] : "all", p)) != CLI_EXIT_OK)
         return rc;
-    p->input = o->input;
-    p->output = o->output;
-    if (o->input) {
-        const char *clash = o->n ? "--n" : o->dist ? "--dist" : o->seeds ? "--seeds"
-                          : o->seed ? "--seed" : o->cond ? "--cond" : NULL;
+    p->input = a->val[OPT_INPUT];
+    p->output = a->val[OPT_OUTPUT];
+    char why[VERIFY_WHY_SIZE];
+    if (p->output && verify_output_check(p->output, why, sizeof why) != SL_OK)
+        return cli_usage_error("accuracy: --output: %s", why);
+    if (p->input) {
+        const char *clash = a->set[OPT_N] ? "--n" : a->set[OPT_DIST] ? "--dist"
+                          : a->set[OPT_INPUTS] ? "--inputs" : a->set[OPT_SEED] ? "--seed"
+                          : a->set[OPT_COND] ? "--cond" : NULL;
         if (clash)
             return cli_usage_error("accuracy: %s does not apply to --input (the file is the input)",
                                    clash);
-        return read_input(o, p);
+        if (p->output && p->incl_kind && p->excl_kind)
+            return cli_usage_error("accuracy: --output writes the prefixes of one kind: not --both");
+        int rc2 = read_input(a, p);
+        if (rc2 == CLI_EXIT_OK && cli_check_peak("accuracy", p->file_n, peak_bytes(p, p->file_n, 1)) != SL_OK)
+            rc2 = CLI_EXIT_USAGE;
+        return rc2;
     }
-    if ((rc = parse_dists(o->dist ? o->dist : "uniform01", p)) != CLI_EXIT_OK)
+    if ((rc = parse_dists(a->val[OPT_DIST] ? a->val[OPT_DIST] : "uniform01", p)) != CLI_EXIT_OK)
         return rc;
     p->cond = DEFAULT_COND;
-    if (o->cond) {
+    if (a->val[OPT_COND]) {
         bool illcond = false;
         for (size_t i = 0; i < p->dist_count; i++)
             illcond |= p->dists[i] == ACC_DIST_ILLCOND;
         if (!illcond)
             return cli_usage_error("accuracy: --cond applies to --dist illcond only");
-        if ((rc = parse_cond(o->cond, &p->cond)) != CLI_EXIT_OK)
+        if ((rc = parse_cond(a->val[OPT_COND], &p->cond)) != CLI_EXIT_OK)
             return rc;
     }
     p->seeds = 3;
-    if (o->seeds && cli_parse_int("--seeds", o->seeds, 1, MAX_SEEDS, &p->seeds) != SL_OK)
+    if (a->val[OPT_INPUTS] &&
+        cli_parse_int("--inputs", a->val[OPT_INPUTS], 1, MAX_SEEDS, &p->seeds) != SL_OK)
         return CLI_EXIT_USAGE;
-    const char *env = getenv("SCANLAB_SEED");
-    p->seed = 1;
-    if (o->seed ? cli_parse_u64("--seed", o->seed, &p->seed) != SL_OK
-                : env && *env && cli_parse_u64("SCANLAB_SEED", env, &p->seed) != SL_OK)
-        return CLI_EXIT_USAGE;
-    if (cli_parse_size_list("--n", o->n ? o->n : DEFAULT_SIZES, &p->sizes, &p->size_count) != SL_OK)
-        return CLI_EXIT_USAGE;
-    if (p->size_count == 0)
-        return cli_usage_error("accuracy: --n: empty list");
-    if (p->output && (p->size_count != 1 || p->dist_count != 1 || p->seeds != 1))
+    if ((rc = cli_get_seed("accuracy", a, &p->seed)) != CLI_EXIT_OK ||
+        (rc = cli_get_sizes(a, DEFAULT_SIZES, p->seed, &p->sizes, &p->size_count)) != CLI_EXIT_OK)
+        return rc;
+    bool one_type = (p->types & (p->types - 1)) == 0;
+    if (p->output && (p->size_count != 1 || p->dist_count != 1 || p->seeds != 1 || !one_type ||
+                      (p->incl_kind && p->excl_kind)))
         return cli_usage_error("accuracy: --output writes the prefixes of one input: give one --n, "
-                               "one --dist and --seeds 1 (or --input)");
-    for (size_t i = 0; i < p->size_count; i++) {
-        size_t n = p->sizes[i];
-        if (n > SIZE_MAX / BYTES_PER_ELEM(8) / (size_t)p->seeds ||
-            cli_check_memory("accuracy", n * (size_t)p->seeds, BYTES_PER_ELEM(SL_TYPE_SIZE(p->type)),
-                             1) != SL_OK)
-            return cli_usage_error("accuracy: --n %zu with --seeds %d does not fit in memory", n,
-                                   p->seeds);
-    }
+                               "one --dist, one --type, --inputs 1 and not --both (or --input)");
+    for (size_t i = 0; i < p->size_count; i++)
+        if (cli_check_peak("accuracy", p->sizes[i], peak_bytes(p, p->sizes[i], p->seeds)) != SL_OK)
+            return CLI_EXIT_USAGE;
     return CLI_EXIT_OK;
 }
 
@@ -397,7 +362,7 @@ static sl_status measure(const plan *p, const input_set *s, const verify_algo *a
     double *ulps = malloc(m ? m * sizeof *ulps : 1), *eta = malloc(m ? m * sizeof *eta : 1);
     sl_status st = out && ulps && eta ? SL_OK : SL_ERR_NOMEM;
     sl_scan_args args = {.type = p->type, .op = SL_ADD, .exclusive = p->exclusive, .n = n,
-                         .threads = p->threads};
+                         .threads = p->threads, .block = p->block, .param = p->param};
     for (size_t k = 0; k < s->count && st == SL_OK; k++) {
         args.in = s->x[k];
         args.out = out;
@@ -420,17 +385,18 @@ static sl_status measure(const plan *p, const input_set *s, const verify_algo *a
 
 static void print_header(void)
 {
-    printf("%-22s %-7s %-4s %-10s %10s %10s %10s %10s %10s %10s %11s  %s\n", "algorithm", "backend",
-           "type", "dist", "n", "max_ulps", "med_ulps", "max_eta", "med_eta", "rms_eta", "depth",
-           "bound");
+    printf("%-22s %-7s %-4s %-9s %-10s %10s %10s %10s %10s %10s %10s %11s  %s\n", "algorithm",
+           "backend", "type", "kind", "dist", "n", "max_ulps", "med_ulps", "max_eta", "med_eta",
+           "rms_eta", "depth", "bound");
 }
 
 static void print_row(const plan *p, const result *r)
 {
-    printf("%-22s %-7s %-4s %-10s %10zu %10.3g %10.3g %10.3g %10.3g %10.3g %11zu  %s\n",
-           r->algo->name, verify_backend_name(r->backend), verify_type_name(p->type), r->dist, r->n,
-           r->stats.max_ulps, r->stats.median_ulps, r->stats.max_eta, r->stats.median_eta,
-           r->stats.rms_eta, r->depth, r->within ? "ok" : "EXCEEDED");
+    printf("%-22s %-7s %-4s %-9s %-10s %10zu %10.3g %10.3g %10.3g %10.3g %10.3g %11zu  %s\n",
+           r->algo->name, verify_backend_name(r->backend), verify_type_name(p->type),
+           p->exclusive ? "exclusive" : "inclusive", r->dist, r->n, r->stats.max_ulps,
+           r->stats.median_ulps, r->stats.max_eta, r->stats.median_eta, r->stats.rms_eta, r->depth,
+           r->within ? "ok" : "EXCEEDED");
 }
 
 static void json_row(json_writer *w, const plan *p, const result *r)
@@ -439,6 +405,8 @@ static void json_row(json_writer *w, const plan *p, const result *r)
     json_string(w, "algo", r->algo->name);
     json_string(w, "backend", verify_backend_name(r->backend));
     json_string(w, "type", verify_type_name(p->type));
+    json_string(w, "kind", p->exclusive ? "exclusive" : "inclusive");
+    json_bool(w, "exclusive", p->exclusive);
     json_string(w, "dist", r->dist);
     json_uint(w, "n", r->n);
     json_double(w, "max_ulps", r->stats.max_ulps);
@@ -447,11 +415,12 @@ static void json_row(json_writer *w, const plan *p, const result *r)
     json_double(w, "median_eta", r->stats.median_eta);
     json_double(w, "rms_eta", r->stats.rms_eta);
     json_uint(w, "depth_bound", r->depth);
+    json_string(w, "status", r->within ? "OK" : "FAILED");
     json_end_object(w);
 }
 
 /* Every algorithm x backend on one input set; returns the exit status. */
-static int run_set(const plan *p, const input_set *s, const char *dist, json_writer *w)
+static int run_set(plan *p, const input_set *s, const char *dist, json_writer *w)
 {
     int rc = CLI_EXIT_OK;
     for (size_t i = 0; i < p->algo_count; i++)
@@ -462,24 +431,24 @@ static int run_set(const plan *p, const input_set *s, const char *dist, json_wri
             result r = {.algo = a, .backend = (sl_backend)b, .dist = dist, .n = s->n};
             sl_status st = measure(p, s, a, (sl_backend)b, &r);
             if (st == SL_ERR_UNSUPPORTED || st == SL_ERR_NO_GPU) {
-                fprintf(stderr, "scanlab: accuracy: %s on %s skipped: %s\n", a->name,
-                        verify_backend_name((sl_backend)b), sl_status_str(st));
+                p->skipped[b]++;
+                p->skip_why[b] = st;
                 continue;
             }
             if (st != SL_OK) {
-                fprintf(stderr, "scanlab: accuracy: %s on %s, n = %zu: %s\n", a->name,
-                        verify_backend_name((sl_backend)b), s->n, sl_status_str(st));
+                fprintf(stderr, "scanlab: accuracy: %s on %s, %s, n = %zu: %s\n", a->name,
+                        verify_backend_name((sl_backend)b), verify_type_name(p->type), s->n,
+                        sl_status_str(st));
                 rc = CLI_EXIT_FAILED;
                 continue;
             }
             if (!r.within) {
-                fprintf(stderr, "scanlab: accuracy: %s on %s, %s, n = %zu: max eta %.6g exceeds "
-                                "the bound of depth %zu\n", a->name,
-                        verify_backend_name((sl_backend)b), dist, s->n, r.stats.max_eta, r.depth);
+                fprintf(stderr, "scanlab: accuracy: %s on %s, %s, %s, n = %zu: max eta %.6g "
+                                "exceeds the bound of depth %zu\n", a->name,
+                        verify_backend_name((sl_backend)b), verify_type_name(p->type), dist, s->n,
+                        r.stats.max_eta, r.depth);
                 rc = CLI_EXIT_FAILED;
             }
-            if (p->progress)
-                fputs("\r\033[K", stderr); /* clear the progress line */
             if (p->json)
                 json_row(w, p, &r);
             else
@@ -491,7 +460,7 @@ static int run_set(const plan *p, const input_set *s, const char *dist, json_wri
 
 static int write_output(const plan *p, const input_set *s)
 {
-    char why[512];
+    char why[VERIFY_WHY_SIZE];
     sl_status st = verify_npy_write(p->output, p->type, s->exact[0], s->n, why, sizeof why);
     if (st != SL_OK) {
         fprintf(stderr, "scanlab: accuracy: %s\n", why);
@@ -500,33 +469,27 @@ static int write_output(const plan *p, const input_set *s)
     return CLI_EXIT_OK;
 }
 
-static int run_plan(const plan *p)
+/* Every size and distribution of the current type and kind. */
+static int run_type_kind(plan *p, json_writer *w, size_t *done)
 {
-    json_writer w;
     int rc = CLI_EXIT_OK;
-    if (p->json) {
-        json_init(&w, stdout);
-        json_begin_object(&w, NULL);
-        json_begin_array(&w, "results");
-    } else {
-        print_header();
-    }
     size_t nsizes = p->input ? 1 : p->size_count, ndists = p->input ? 1 : p->dist_count;
     for (size_t i = 0; i < nsizes; i++)
         for (size_t j = 0; j < ndists; j++) {
             input_set s = {0};
             size_t n = p->input ? p->file_n : p->sizes[i];
             const char *dist = p->input ? "file" : verify_accuracy_dist_name(p->dists[j]);
-            if (p->progress)
-                fprintf(stderr, "\rscanlab: accuracy: n = %zu, %s (%zu of %zu) ", n, dist,
-                        i * ndists + j + 1, nsizes * ndists);
+            char what[96];
+            snprintf(what, sizeof what, "%s %s, n = %zu, %s", verify_type_name(p->type),
+                     p->exclusive ? "exclusive" : "inclusive", n, dist);
+            cli_progress_update(&p->progress, (*done)++, what);
             sl_status st = make_inputs(p, n, p->input ? ACC_DIST_COUNT : p->dists[j], &s);
             if (st != SL_OK) {
                 fprintf(stderr, "scanlab: accuracy: inputs of n = %zu (%s): %s\n", n, dist,
                         sl_status_str(st));
                 rc = CLI_EXIT_FAILED;
             } else {
-                int r = run_set(p, &s, dist, p->json ? &w : NULL);
+                int r = run_set(p, &s, dist, w);
                 if (r != CLI_EXIT_OK)
                     rc = r;
                 if (p->output) {
@@ -537,10 +500,70 @@ static int run_plan(const plan *p)
             }
             free_inputs(&s);
         }
-    if (p->progress)
-        fputs("\r\033[K", stderr);
+    return rc;
+}
+
+/* The skips on stderr; returns how many there were. */
+static size_t report_skips(const plan *p)
+{
+    size_t total = 0;
+    for (int b = 0; b < SL_BACKEND_COUNT; b++)
+        if (p->skipped[b]) {
+            fprintf(stderr, "scanlab: accuracy: %zu measurement%s on %s skipped: %s%s\n",
+                    p->skipped[b], p->skipped[b] == 1 ? "" : "s", verify_backend_name((sl_backend)b),
+                    sl_status_str(p->skip_why[b]),
+                    p->fail_on_skip ? " (--fail-on-skip: they fail the run)" : "");
+            total += p->skipped[b];
+        }
+    return total;
+}
+
+static int run_plan(plan *p)
+{
+    json_writer w;
+    int rc = CLI_EXIT_OK;
+    if (p->json) {
+        json_init(&w, stdout);
+        json_begin_object(&w, NULL);
+        json_begin_array(&w, "results");
+    } else {
+        print_header();
+    }
+    size_t ntypes = (size_t)__builtin_popcount(p->types), nkinds = (size_t)p->incl_kind + p->excl_kind;
+    size_t total = ntypes * nkinds * (p->input ? 1 : p->size_count * p->dist_count), done = 0;
+    cli_progress_start(&p->progress, "accuracy", "inputs", total);
+    for (int t = 0; t < SL_TYPE_COUNT; t++)
+        for (int k = 0; k < 2; k++) {
+            if (!(p->types >> t & 1u) || !(k ? p->excl_kind : p->incl_kind))
+                continue;
+            p->type = (sl_type)t;
+            p->exclusive = k;
+            int r = run_type_kind(p, p->json ? &w : NULL, &done);
+            if (r != CLI_EXIT_OK)
+                rc = r;
+        }
+    cli_progress_end(&p->progress);
+    size_t skipped = report_skips(p);
+    if (skipped && p->fail_on_skip && rc == CLI_EXIT_OK)
+        rc = CLI_EXIT_FAILED;
     if (p->json) {
         json_end_array(&w);
+        if (p->input) {
+            json_null(&w, "seed");
+            json_string(&w, "input", p->input);
+        } else {
+            json_uint(&w, "seed", p->seed);
+            json_null(&w, "input");
+        }
+        json_begin_object(&w, "summary");
+        json_uint(&w, "skipped", skipped);
+        json_begin_object(&w, "skip_reasons");
+        for (int b = 0; b < SL_BACKEND_COUNT; b++)
+            if (p->skipped[b])
+                json_uint(&w, verify_backend_name((sl_backend)b), p->skipped[b]);
+        json_end_object(&w);
+        json_bool(&w, "fail_on_skip", p->fail_on_skip);
+        json_end_object(&w);
         json_end_object(&w);
         json_finish(&w);
     }
@@ -549,24 +572,22 @@ static int run_plan(const plan *p)
 
 int cmd_accuracy(int argc, char **argv)
 {
-    options o = {0};
-    int rc = parse_options(argc, argv, &o);
-    if (rc != CLI_EXIT_OK)
+    cli_args args;
+    int rc = cli_parse(&accuracy_cmd, argc, argv, &args);
+    if (rc != CLI_EXIT_OK || args.set[OPT_HELP])
         return rc;
-    if (o.help) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
     plan p = {0};
-    rc = build_plan(&o, &p);
+    rc = build_plan(&args, &p);
     if (rc == CLI_EXIT_OK) {
-        if (!p.input)
-            fprintf(stderr, "scanlab: accuracy: seed %" PRIu64 " (replay with --seed %" PRIu64 ")\n",
-                    p.seed, p.seed);
+        if (p.input)
+            fprintf(stderr, "scanlab: accuracy: input %s (%zu elements)\n", p.input, p.file_n);
+        else
+            cli_print_seed("accuracy", p.seed);
         rc = run_plan(&p);
     }
     free(p.sizes);
     free(p.file_data);
     free(p.algos);
+    cli_args_free(&args);
     return rc;
 }

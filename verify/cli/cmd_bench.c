@@ -1,6 +1,6 @@
-/* scanlab bench: options, dispatch to a backend's benchmark, and the report
- * every backend prints through. */
-#include <getopt.h>
+/* scanlab bench: options, the loop over sizes and kinds, and dispatch to a
+ * backend's benchmark; every backend reports through bench_report (or
+ * writes its own objects into the one JSON document). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,178 +8,202 @@
 #include "verify/cli/bench.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/options.h"
+#include "verify/cli/progress.h"
+#include "verify/formats/json.h"
 #include "config.h"
 
-#if SCANLAB_HAVE_OPENMP
-#include <omp.h>
-#endif
-
 /* Defaults: 2^24 elements run in seconds on two cores. */
-#define BENCH_DEFAULT_LOG2_N 24
-/* More threads than this is a typing mistake, not a machine. */
-#define BENCH_MAX_THREADS 1024
+#define BENCH_DEFAULT_N "2^24"
 #define BENCH_MAX_REPS 1000
 
-#ifdef SCANLAB_BENCH_SIM
+#if defined(SCANLAB_BENCH_SIM) && SCANLAB_HAVE_CUDA
 #define BENCH_BACKENDS "omp, sim, cuda"
-#else
+#elif defined(SCANLAB_BENCH_SIM)
+#define BENCH_BACKENDS "omp, sim"
+#elif SCANLAB_HAVE_CUDA
 #define BENCH_BACKENDS "omp, cuda"
-#endif
-
-static void usage(void)
-{
-    printf("usage: scanlab bench [--backend omp] [--n N] [--type T] [--op OP] [--exclusive]\n"
-           "                     [--threads K] [--reps R] [--json]\n"
-           "       scanlab bench --backend cuda [--algo A,...] [--n N,...] [--type T,...]\n"
-           "                     [--op OP,...] [--exclusive] [--block B] [--param P] [--reps R] [--json]\n\n"
-           "Measures, in one process, a parallel copy of the same bytes (the bandwidth\n"
-           "ceiling), the sequential scan and each OpenMP scan; reports the median time,\n"
-           "GB/s counting 2 * n * sizeof(element) bytes, and the fraction of the copy.\n"
-           "With --backend cuda: a device copy, CUB's DeviceScan and each selected GPU scan\n"
-           "on device buffers, timed with CUDA events (docs/performance.md).\n\n"
-           "  --backend B   what to measure (valid: " BENCH_BACKENDS "; default omp)\n"
-           "  --n N         elements, a number or 2^K (default 2^%d; cuda: a list, default 2^28)\n"
-           "  --type T      i32, i64, f32, f64 (default i64; cuda: a list, default i32)\n"
-           "  --op OP       add, max, min, affine (integers only) (default add; cuda: a list)\n"
-           "  --exclusive   exclusive scans (default inclusive)\n"
-           "  --threads K   OpenMP threads, 1 to %d (default: the OpenMP default)\n"
-           "  --reps R      timed repetitions per algorithm after a warm-up, 1 to %d\n"
-           "                (default: at least 5, more for short runs; cuda: 25)\n"
-           "  --algo A,...  cuda: the scans to time (default: the device-level scans)\n"
-           "  --block B     cuda: threads per block (default: each algorithm's)\n"
-           "  --param P     cuda: the algorithm's own parameter (default: each algorithm's)\n"
-           "  --json        {\"results\": [...]} on stdout instead of the table\n",
-           BENCH_DEFAULT_LOG2_N, BENCH_MAX_THREADS, BENCH_MAX_REPS);
-}
-
-static int default_threads(void)
-{
-#if SCANLAB_HAVE_OPENMP
-    return omp_get_max_threads();
 #else
-    return 1;
+#define BENCH_BACKENDS "omp"
 #endif
-}
 
-/* Accepts only the backends bench can measure, naming them otherwise. */
-static sl_status parse_bench_backend(const char *s, sl_backend *out)
+static const cli_cmd_opt bench_opts[] = {
+    {OPT_ALGO, "Here: the scans timed on omp and cuda (the copy, and on cuda CUB, are always timed); "
+               "on sim, brent-kung"},
+    {OPT_BACKEND, "Here one backend, default omp (valid: " BENCH_BACKENDS ")"},
+    {OPT_TYPE, "Here one type, default i32 (cuda: a list, timed in one process)"},
+    {OPT_OP, "Here one operator, default add (cuda: a list)"},
+    {OPT_EXCLUSIVE, NULL},
+    {OPT_BOTH, NULL},
+    {OPT_N, "Default 2^24 (cuda: 2^28); each size is timed on its own (sim: at most 2^22)"},
+    {OPT_BLOCK, "Here: passed to the kernels (sim, cuda)"},
+    {OPT_PARAM, "Here: passed to the kernels (sim; default there 1, the block-level scan alone; cuda)"},
+    {OPT_SEED, NULL},
+    {OPT_JOBS, "Here: OpenMP threads"},
+    {OPT_REPEAT, "Here: timed repetitions after a warm-up, 1 to 1000 (default: at least 5, more "
+                 "for short runs; sim: 1)"},
+    {OPT_JSON, NULL},
+};
+
+static const cli_command bench_cmd = {
+    "bench", "[options]",
+    "omp: measures, in one process, a parallel copy of the same bytes (the bandwidth ceiling), "
+    "the sequential scan and each OpenMP scan; reports the median time, GB/s counting 2 * n * "
+    "sizeof(element) bytes, and the fraction of the copy. sim: simulated lane-operations per "
+    "second, with full accounting and with accounting off, on a block-level Brent-Kung scan "
+    "(one core). cuda: in one process, a device-to-device copy of the same bytes, CUB's DeviceScan "
+    "and each selected GPU scan on device buffers, timed with CUDA events (median of 25), each "
+    "checked against CUB first; with --json one document {device, date, results}. "
+    "docs/performance.md holds measured tables.",
+    bench_opts, sizeof bench_opts / sizeof bench_opts[0],
+    "a run failed, or a scan's output differed from the sequential scan's"};
+
+/* The one backend bench measures: omp, sim, or one a build adds. */
+static int pick_backend(const cli_args *a, sl_backend *out)
 {
+    const char *s = a->val[OPT_BACKEND] ? a->val[OPT_BACKEND] : "omp";
     if (strcmp(s, "omp") == 0) {
         *out = SL_OMP;
-        return SL_OK;
+        return CLI_EXIT_OK;
     }
-    if (strcmp(s, "cuda") == 0) {
-        *out = SL_CUDA;
-        return SL_OK;
-    }
-    if (strcmp(s, "sim") == 0) {
 #ifdef SCANLAB_BENCH_SIM
+    if (strcmp(s, "sim") == 0) {
         *out = SL_SIM;
-        return SL_OK;
-#else
-        cli_usage_error("bench: sim benchmark not built (valid: " BENCH_BACKENDS ")");
-        return SL_ERR_ARG;
+        return CLI_EXIT_OK;
+    }
 #endif
+    if (strcmp(s, "cuda") == 0) {
+        *out = SL_CUDA; /* without CUDA or a GPU, bench_cuda says so */
+        return CLI_EXIT_OK;
     }
-    cli_usage_error("bench: unknown backend '%s' (valid: " BENCH_BACKENDS ")", s);
-    return SL_ERR_ARG;
+    return cli_usage_error("bench: cannot measure backend '%s' (valid: " BENCH_BACKENDS ")", s);
 }
 
-/* getopt_long sets optopt to the option's val when its value is missing,
- * and to 0 (long) or the letter (short) when the option is unknown. */
-static bool takes_value(const struct option *opts, int val)
+/* --backend cuda: every list in one process (bench_cuda parses them and
+ * prints its own table or document). */
+static int run_cuda(const cli_args *a, bench_options *o)
 {
-    for (; opts->name; opts++)
-        if (opts->val == val && opts->has_arg == required_argument)
-            return true;
-    return false;
+    int rc;
+    bool incl = true, excl = false;
+    o->n_list = a->val[OPT_N];
+    o->types = a->val[OPT_TYPE];
+    o->ops = a->val[OPT_OP];
+    o->algos = a->val[OPT_ALGO];
+    if ((rc = cli_get_block_param(a, &o->block, &o->param)) != CLI_EXIT_OK ||
+        (rc = cli_get_kinds("bench", a, &incl, &excl)) != CLI_EXIT_OK)
+        return rc;
+    if (incl && excl)
+        return cli_usage_error("bench: --backend cuda times one kind per run (--exclusive or not)");
+    o->exclusive = excl;
+    if (a->val[OPT_REPEAT] &&
+        cli_parse_int("--repeat", a->val[OPT_REPEAT], 1, BENCH_MAX_REPS, &o->reps) != SL_OK)
+        return CLI_EXIT_USAGE;
+    o->json = a->set[OPT_JSON];
+    cli_progress progress;
+    cli_progress_start(&progress, "bench", "configurations", 0);
+    o->progress = &progress;
+    rc = bench_cuda(o);
+    cli_progress_end(&progress);
+    return rc;
 }
 
-static sl_status parse_options(int argc, char **argv, bench_options *o, bool *help)
+static int make_options(const cli_args *a, bench_options *o)
 {
-    static const struct option opts[] = {
-        {"backend", required_argument, NULL, 'b'}, {"n", required_argument, NULL, 'n'},
-        {"type", required_argument, NULL, 't'},    {"op", required_argument, NULL, 'o'},
-        {"exclusive", no_argument, NULL, 'x'},     {"threads", required_argument, NULL, 'k'},
-        {"reps", required_argument, NULL, 'r'},    {"json", no_argument, NULL, 'j'},
-        {"algo", required_argument, NULL, 'a'},    {"block", required_argument, NULL, 'B'},
-        {"param", required_argument, NULL, 'p'},   {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    sl_status st = SL_OK;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while (st == SL_OK && (c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'b': st = parse_bench_backend(optarg, &o->backend); break;
-        case 'n': o->n_list = optarg; break;
-        case 't': o->types = optarg; break;
-        case 'o': o->ops = optarg; break;
-        case 'a': o->algos = optarg; break;
-        case 'B': st = cli_parse_int("--block", optarg, 1, BENCH_MAX_THREADS, &o->block); break;
-        case 'p': st = cli_parse_int("--param", optarg, 0, 1 << 30, &o->param); break;
-        case 'x': o->exclusive = true; break;
-        case 'k': st = cli_parse_int("--threads", optarg, 1, BENCH_MAX_THREADS, &o->threads); break;
-        case 'r': st = cli_parse_int("--reps", optarg, 1, BENCH_MAX_REPS, &o->reps); break;
-        case 'j': o->json = true; break;
-        case 'h': *help = true; return SL_OK;
-        default:
-            cli_usage_error("bench: %s '%s' (valid: --backend, --n, --type, --op, --exclusive, "
-                            "--threads, --reps, --algo, --block, --param, --json, --help)",
-                            takes_value(opts, optopt) ? "missing value for" : "unknown option",
-                            argv[optind - 1]);
-            return SL_ERR_ARG;
-        }
+    int rc, t, op;
+    unsigned types, ops;
+    if ((rc = pick_backend(a, &o->backend)) != CLI_EXIT_OK ||
+        (rc = cli_get_types(a, 1u << SL_I32, &types)) != CLI_EXIT_OK ||
+        (rc = cli_one_of("bench", "--type", types, &t)) != CLI_EXIT_OK ||
+        (rc = cli_get_ops(a, 1u << SL_ADD, &ops)) != CLI_EXIT_OK ||
+        (rc = cli_one_of("bench", "--op", ops, &op)) != CLI_EXIT_OK)
+        return rc;
+    o->type = (sl_type)t;
+    o->op = (sl_op)op;
+    if (!SL_OP_APPLIES(o->op, o->type))
+        return cli_usage_error("bench: --op affine applies to the integer types only (valid with "
+                               "%s: add, max, min)", verify_type_name(o->type));
+    o->algos = a->val[OPT_ALGO];
+    if ((rc = cli_get_block_param(a, &o->block, &o->param)) != CLI_EXIT_OK ||
+        (rc = cli_get_jobs(a, &o->threads)) != CLI_EXIT_OK)
+        return rc;
+    if (a->val[OPT_REPEAT] &&
+        cli_parse_int("--repeat", a->val[OPT_REPEAT], 1, BENCH_MAX_REPS, &o->reps) != SL_OK)
+        return CLI_EXIT_USAGE;
+    o->json = a->set[OPT_JSON];
+    return cli_get_seed("bench", a, &o->seed);
+}
+
+/* One size and kind on the chosen backend. */
+static int run_backend(const bench_options *o)
+{
+    switch (o->backend) {
+#ifdef SCANLAB_BENCH_SIM
+    case SL_SIM:
+        return bench_sim(o);
+#endif
+    default:
+        return bench_omp(o);
     }
-    if (st != SL_OK)
-        return st;
-    if (optind < argc) {
-        cli_usage_error("bench: unexpected argument '%s'", argv[optind]);
-        return SL_ERR_ARG;
-    }
-    if (o->backend == SL_CUDA)
-        return SL_OK; /* bench_cuda parses its lists */
-    if (o->algos || o->block || o->param) {
-        cli_usage_error("bench: --algo, --block and --param apply to --backend cuda");
-        return SL_ERR_ARG;
-    }
-    if ((o->n_list && (st = cli_parse_size("--n", o->n_list, &o->n)) != SL_OK) ||
-        (o->types && (st = verify_parse_type(o->types, &o->type)) != SL_OK) ||
-        (o->ops && (st = verify_parse_op(o->ops, &o->op)) != SL_OK))
-        return st;
-    if (o->n == 0) {
-        cli_usage_error("--n: the benchmark needs at least 1 element");
-        return SL_ERR_ARG;
-    }
-    if (!SL_OP_APPLIES(o->op, o->type)) {
-        cli_usage_error("--op: affine applies to the integer types only (valid with %s: add, max, min)",
-                        verify_type_name(o->type));
-        return SL_ERR_ARG;
-    }
-    return SL_OK;
 }
 
 int cmd_bench(int argc, char **argv)
 {
-    bench_options o = {.backend = SL_OMP,
-                       .n = (size_t)1 << BENCH_DEFAULT_LOG2_N,
-                       .type = SL_I64,
-                       .op = SL_ADD,
-                       .threads = default_threads(),
-                       .progress = cli_stderr_is_tty()};
-    bool help = false;
-    sl_status st = parse_options(argc, argv, &o, &help);
-    if (st != SL_OK)
-        return cli_exit_code(st);
-    if (help) {
-        usage();
-        return CLI_EXIT_OK;
+    cli_args args;
+    int rc = cli_parse(&bench_cmd, argc, argv, &args);
+    if (rc != CLI_EXIT_OK || args.set[OPT_HELP])
+        return rc;
+    bench_options o = {0};
+    bool incl = true, excl = false;
+    size_t *sizes = NULL, nsizes = 0;
+    sl_backend be;
+    if (pick_backend(&args, &be) == CLI_EXIT_OK && be == SL_CUDA) {
+        o.backend = SL_CUDA;
+        rc = run_cuda(&args, &o);
+        cli_args_free(&args);
+        return rc;
     }
-#ifdef SCANLAB_BENCH_SIM
-    if (o.backend == SL_SIM)
-        return bench_sim(&o);
-#endif
-    if (o.backend == SL_CUDA)
-        return bench_cuda(&o);
-    return bench_omp(&o);
+    rc = make_options(&args, &o);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_get_kinds("bench", &args, &incl, &excl);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_get_sizes(&args, BENCH_DEFAULT_N, o.seed, &sizes, &nsizes);
+    if (rc == CLI_EXIT_OK && sizes[0] == 0)
+        rc = cli_usage_error("bench: --n: the benchmark needs at least 1 element");
+    if (rc != CLI_EXIT_OK) {
+        free(sizes);
+        cli_args_free(&args);
+        return rc;
+    }
+    cli_print_seed("bench", o.seed);
+    cli_progress progress;
+    cli_progress_start(&progress, "bench", "sizes and kinds", nsizes * ((size_t)incl + excl));
+    o.progress = &progress;
+    json_writer w;
+    if (o.json) {
+        json_init(&w, stdout);
+        json_begin_object(&w, NULL);
+        json_begin_array(&w, "results");
+        o.w = &w;
+    }
+    for (size_t i = 0; i < nsizes && rc != CLI_EXIT_USAGE; i++)
+        for (int k = 0; k < 2 && rc != CLI_EXIT_USAGE; k++) {
+            if (!(k ? excl : incl))
+                continue;
+            o.n = sizes[i];
+            o.exclusive = k;
+            int r = run_backend(&o);
+            o.done++;
+            if (r != CLI_EXIT_OK && rc != CLI_EXIT_USAGE)
+                rc = r;
+        }
+    cli_progress_end(&progress);
+    if (o.json) {
+        json_end_array(&w);
+        json_uint(&w, "seed", o.seed);
+        json_end_object(&w);
+        json_finish(&w);
+    }
+    free(sizes);
+    cli_args_free(&args);
+    return rc;
 }

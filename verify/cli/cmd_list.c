@@ -1,11 +1,11 @@
 /* scanlab list: the catalogue, as a table or as JSON. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "verify/harness/algos.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/options.h"
 #include "verify/formats/json.h"
 
 static const char *const kind_names[] = {[SL_KIND_SCAN] = "scan", [SL_KIND_REDUCE] = "reduce",
@@ -32,7 +32,7 @@ static void print_json(void)
     for (size_t i = 0; i < verify_algo_count; i++) {
         const verify_algo *a = &verify_algos[i];
         json_begin_object(&w, NULL);
-        json_string(&w, "name", a->name);
+        json_string(&w, "algo", a->name);
         json_string(&w, "kind", kind_names[a->kind]);
         json_string(&w, "summary", a->summary);
         json_begin_array(&w, "backends");
@@ -46,7 +46,7 @@ static void print_json(void)
     json_begin_array(&w, "backends");
     for (int b = 0; b < SL_BACKEND_COUNT; b++) {
         json_begin_object(&w, NULL);
-        json_string(&w, "name", verify_backend_name((sl_backend)b));
+        json_string(&w, "backend", verify_backend_name((sl_backend)b));
         json_bool(&w, "built", verify_backend_built((sl_backend)b));
         json_end_object(&w);
     }
@@ -58,7 +58,7 @@ static void print_json(void)
     json_begin_array(&w, "operators");
     for (int op = 0; op < SL_OP_COUNT; op++) {
         json_begin_object(&w, NULL);
-        json_string(&w, "name", verify_op_name((sl_op)op));
+        json_string(&w, "op", verify_op_name((sl_op)op));
         json_bool(&w, "commutative", op != SL_AFFINE);
         json_begin_array(&w, "types");
         for (int t = 0; t < SL_TYPE_COUNT; t++)
@@ -94,33 +94,24 @@ static void print_table(void)
     printf("scans are inclusive by default; --exclusive selects exclusive scans\n");
 }
 
+static const cli_cmd_opt list_opts[] = {{OPT_JSON, NULL}};
+
+static const cli_command list_cmd = {
+    "list", "[--json]",
+    "Lists the algorithms (with their kind and the backends that run each in this build), the "
+    "backends, types and operators.",
+    list_opts, sizeof list_opts / sizeof list_opts[0], "the list could not be written to stdout"};
+
 int cmd_list(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    bool json = false;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'j':
-            json = true;
-            break;
-        case 'h':
-            printf("usage: scanlab list [--json]\n\n"
-                   "Lists the algorithms (with the backends that run each), backends, types and\n"
-                   "operators.\n\n  --json   one JSON document on stdout\n");
-            return CLI_EXIT_OK;
-        default:
-            return cli_usage_error("list: unknown option '%s' (valid: --json, --help)", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("list: unexpected argument '%s'", argv[optind]);
-    if (json)
+    cli_args args;
+    int rc = cli_parse(&list_cmd, argc, argv, &args);
+    if (rc != CLI_EXIT_OK || args.set[OPT_HELP])
+        return rc;
+    if (args.set[OPT_JSON])
         print_json();
     else
         print_table();
+    cli_args_free(&args);
     return CLI_EXIT_OK;
 }

@@ -2,7 +2,6 @@
  * staging folder DIR.tmp-XXXXXX, and move it into DIR only when every
  * section completed, so that a report that failed never looks complete
  * (verify/report/report_dir.h). */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,9 @@
 
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/options.h"
+#include "verify/cli/progress.h"
+#include "verify/harness/harness.h"
 #include "verify/report/kernel_coverage.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
@@ -18,63 +20,47 @@
 
 #define DEFAULT_DIR "report"
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: scanlab report [-o DIR] [--quick] [--seed S]\n\n"
-            "Runs every analysis on a default selection sized for about a minute on two cores and\n"
-            "writes DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the\n"
-            "same tables) and DIR/<table>.csv and .json for every table. Sections: the algorithm\n"
-            "table, verification verdicts, work and steps of one block against the closed forms,\n"
-            "bank conflicts (per call site too), float error against n and against the index,\n"
-            "GPU runs (kernel times; when a GPU is present) and the call sites of each kernel the\n"
-            "verification reached (with gcov's numbers when coverage/run.sh has made them).\n"
-            "DIR is claimed when the report starts; the report is written to DIR.tmp-XXXXXX and\n"
-            "moved into DIR when it is complete; a section that fails leaves the staging folder,\n"
-            "its page saying INCOMPLETE. An interrupt removes what the report wrote.\n"
-            "Exit 0 complete and every check passed, 1 a section or a check failed, 2 bad usage.\n\n"
-            "  -o, --output DIR   where to write (default '" DEFAULT_DIR "'); an existing DIR must be\n"
-            "                     empty or an earlier report (not a symbolic link, not the\n"
-            "                     working directory); only the earlier report's files are replaced\n"
-            "  --quick            a reduced selection (seconds)\n"
-            "  --seed S           seed of every random input (default: SCANLAB_SEED, else 1)\n"
-            "  --help             this text\n");
-}
+static const cli_cmd_opt report_opts[] = {
+    {OPT_OUTPUT, "Here: the report's directory (default '" DEFAULT_DIR "'); an existing one must "
+                 "be empty or an earlier report (not a symbolic link, not the working directory); "
+                 "only the earlier report's files are replaced"},
+    {OPT_QUICK, NULL},
+    {OPT_SEED, NULL},
+    {OPT_ALLOW_RACES, NULL},
+};
+
+static const cli_command report_cmd = {
+    "report", "[-o DIR] [--quick] [--seed S] [--allow-races]",
+    "Runs every analysis on a default selection sized for a few minutes on two cores and writes "
+    "DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the same tables) "
+    "and DIR/<table>.csv and .json for every table. Sections: the algorithm table, verification "
+    "verdicts (every finding of the simulator fails them), work and steps of one block, bank "
+    "conflicts, float error against n and against the index, GPU runs (when a GPU is present) "
+    "and the call sites of each kernel the verification reached (with gcov's numbers when "
+    "coverage/run.sh has made them). DIR is claimed when the report starts; the report is written "
+    "to DIR.tmp-XXXXXX and moved into DIR when it is complete; a section that fails leaves the "
+    "staging folder, its page saying INCOMPLETE. An interrupt removes what the report wrote.",
+    report_opts, sizeof report_opts / sizeof report_opts[0],
+    "the report is incomplete (a section failed) or a check in it failed"};
 
 typedef struct {
     const char *dir;
     const char *seed;
-    bool quick, help;
+    bool quick, help, allow_races;
 } options;
 
-static int parse_options(int argc, char **argv, options *o)
+static int parse_options(int argc, char **argv, options *o, cli_args *a)
 {
-    enum { O_QUICK = 256, O_SEED, O_HELP };
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"quick", no_argument, NULL, O_QUICK},
-                                         {"seed", required_argument, NULL, O_SEED},
-                                         {"help", no_argument, NULL, O_HELP},
-                                         {NULL, 0, NULL, 0}};
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o': o->dir = optarg; break;
-        case O_QUICK: o->quick = true; break;
-        case O_SEED: o->seed = optarg; break;
-        case 'h':
-        case O_HELP: o->help = true; break;
-        case ':': return cli_usage_error("report: option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("report: unknown option '%s' (valid: -o/--output, --quick, --seed, --help)",
-                                   argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("report: unexpected argument '%s'", argv[optind]);
-    if (!*o->dir)
-        return cli_usage_error("report: -o: empty directory name");
+    int rc = cli_parse(&report_cmd, argc, argv, a);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    o->help = a->set[OPT_HELP];
+    if (a->val[OPT_OUTPUT])
+        o->dir = a->val[OPT_OUTPUT];
+    o->seed = a->val[OPT_SEED];
+    o->quick = a->set[OPT_QUICK];
+    o->allow_races = a->set[OPT_ALLOW_RACES];
+    /* the folder itself is checked and claimed by report_dir_claim */
     return CLI_EXIT_OK;
 }
 
@@ -191,30 +177,29 @@ static int run_report(report_ctx *ctx, report_dir *d)
 int cmd_report(int argc, char **argv)
 {
     options o = {.dir = DEFAULT_DIR};
-    int rc = parse_options(argc, argv, &o);
-    if (rc != CLI_EXIT_OK)
+    cli_args args;
+    int rc = parse_options(argc, argv, &o, &args);
+    if (rc != CLI_EXIT_OK || o.help)
         return rc;
-    if (o.help) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
-    report_ctx ctx = {.quick = o.quick, .seed = 1};
-    const char *env = getenv("SCANLAB_SEED");
-    if (o.seed ? cli_parse_u64("--seed", o.seed, &ctx.seed) != SL_OK
-               : env && *env && cli_parse_u64("SCANLAB_SEED", env, &ctx.seed) != SL_OK)
+    report_ctx ctx = {.quick = o.quick};
+    /* the sections call the harness, whose verdicts carry the simulator's
+     * findings */
+    verify_set_allow_races(o.allow_races);
+    rc = cli_get_seed("report", &args, &ctx.seed);
+    cli_args_free(&args);
+    if (rc != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
     static report_dir d; /* the signal handlers read it */
     char why[2 * PATH_MAX];
     if (report_dir_claim(&d, o.dir, why, sizeof why) != SL_OK)
-        return cli_usage_error("report: %s", why);
+        return cli_usage_error("report: -o: %s", why);
     report_dir_guard(&d);
     ctx.dir = d.tmp;
     ctx.kcov = report_kcov_new(); /* before any kernel runs */
     ctx.gnuplot = plot_gnuplot_available();
     command_line(&ctx, argc, argv);
     report_provenance(&ctx);
-    fprintf(stderr, "scanlab: report: seed %llu (SCANLAB_SEED or --seed replays it)\n",
-            (unsigned long long)ctx.seed);
+    cli_print_seed("report", ctx.seed);
     if (!ctx.gnuplot)
         fprintf(stderr, "scanlab: report: gnuplot not found on PATH: figures are skipped\n");
     rc = run_report(&ctx, &d);

@@ -1,49 +1,70 @@
 /* scanlab simulate: run one GPU algorithm in the step-level simulator,
- * check its result against the sequential reference, print the counts. */
-#include <getopt.h>
+ * check its result against the sequential reference, print the counts and
+ * what the simulator found. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/harness/algos.h"
-#include "verify/harness/app_ref.h"
+#include "cpu/cpu.h"
+#include "model/model.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
-#include "cpu/cpu.h"
-#include "verify/harness/inputs.h"
-#include "verify/formats/json.h"
-#include "model/model.h"
+#include "verify/cli/memory.h"
+#include "verify/cli/options.h"
+#include "verify/cli/simulate.h"
 #include "model/timemodel.h"
+#include "verify/formats/json.h"
+#include "verify/formats/npy.h"
+#include "verify/formats/output.h"
+#include "verify/harness/algos.h"
+#include "verify/harness/app_ref.h"
+#include "verify/harness/inputs.h"
 
-#define SIM_DEFAULT_N 4096
-#define SIM_DEFAULT_SEED 1
+#define SIM_DEFAULT_N "4096"
 
-static void usage(void)
-{
-    printf("usage: scanlab simulate --algo A [--n N] [--block B] [--param P] [--type T] [--op OP] [--exclusive]\n"
-           "                        [--seed S] [--slots K] [--order in|reversed|random]\n"
-           "                        [--shared-limit BYTES] [--json]\n\n"
-           "Runs algorithm A (one with backend sim, see 'scanlab list') on N elements in the\n"
-           "step-level simulator, checks the result against the sequential scan, and prints\n"
-           "work, steps, barriers, shared-memory wavefronts and bank conflicts, global\n"
-           "sectors, divergence, races and the worst call sites (docs/metrics.md).\n\n"
-           "  --n N             elements (default %d; 2^K accepted)\n"
-           "  --block B         threads per block (default: the algorithm's)\n"
-           "  --param P         the algorithm's own parameter: radix, reduce passes, coarsening,\n"
-           "                    block count, digit bits (docs/algorithms.md; default 0: its default)\n"
-           "  --type T          i32 (default), i64, f32, f64\n"
-           "  --op OP           add (default), max, min, affine\n"
-           "  --exclusive       exclusive scan\n"
-           "  --seed S          input seed (default %d)\n"
-           "  --slots K         resident blocks at once (default %d)\n"
-           "  --order O         block dispatch order: in (default), reversed, random (with --seed)\n"
-           "  --shared-limit B  shared memory per block (default 49152, at most 232448)\n"
-           "  --json            one JSON document on stdout\n\n"
-           "Exit status: 0 correct, 1 wrong result or the simulator stopped the kernel,\n"
-           "2 bad usage.\n",
-           SIM_DEFAULT_N, SIM_DEFAULT_SEED, MODEL_DEFAULT_SLOTS);
-}
+static const cli_cmd_opt simulate_opts[] = {
+    {OPT_ALGO, "Here one algorithm with a sim backend, required"},
+    {OPT_BACKEND, "Here sim, the only one"},
+    {OPT_TYPE, "Here one type, default i32"},
+    {OPT_OP, "Here one operator, default add"},
+    {OPT_EXCLUSIVE, NULL},
+    {OPT_BOTH, NULL},
+    {OPT_N, "Default 4096; each size is one run"},
+    {OPT_BLOCK, NULL},
+    {OPT_PARAM, NULL},
+    {OPT_SEED, NULL},
+    {OPT_SLOTS, NULL},
+    {OPT_ORDER, NULL},
+    {OPT_SHARED_LIMIT, NULL},
+    {OPT_ALLOW_RACES, NULL},
+    {OPT_OUTPUT, "Here: the output array (a scan's or a reduction's) of the one run, as .npy"},
+    {OPT_JSON, "With one run, the run's object; with several, {\"results\": [one per run]}"},
+};
+
+static const cli_command simulate_cmd = {
+    "simulate", "--algo A [options]",
+    "Runs algorithm A (one with backend sim, see 'scanlab list') in the step-level simulator, "
+    "checks the result against the sequential reference, and prints work, steps, barriers, "
+    "shared-memory wavefronts and bank conflicts, global sectors, divergence, races and the "
+    "worst call sites (docs/metrics.md). Every finding of the simulator (a race, barrier "
+    "divergence, an out-of-bounds or misaligned access, a deadlock, an undefined warp "
+    "operation) is printed on stderr as 'path:line: error: message' and fails the run.",
+    simulate_opts, sizeof simulate_opts / sizeof simulate_opts[0],
+    "a result was wrong, or the simulator found an error in the kernel"};
+
+/* The settings of every run. */
+typedef struct {
+    const verify_algo *al;
+    sl_type type;
+    sl_op op;
+    int block, param, slots;
+    size_t shared_limit;
+    model_order order;
+    uint64_t seed;
+    bool allow_races, json;
+    const char *output;
+} sim_plan;
 
 /* Floats: |sim - ref| within (depth + 1) roundings of the prefix of |x|. */
 static size_t check_result(const sl_scan_args *a, const verify_algo *al, const void *ref, size_t count,
@@ -112,241 +133,417 @@ static void print_json_launch_counts(json_writer *w, const model_launch_stats *l
         json_null(w, "predicted_ns");
 }
 
-static void print_json(const sl_scan_args *a, const char *algo, const model_stats *s, size_t bad,
-                       sl_status st)
+static const char *finding_kind(model_find_kind k)
 {
-    json_writer w;
-    json_init(&w, stdout);
-    json_begin_object(&w, NULL);
-    json_string(&w, "algo", algo);
-    json_uint(&w, "n", a->n);
-    json_string(&w, "type", verify_type_name(a->type));
-    json_string(&w, "op", verify_op_name(a->op));
-    json_bool(&w, "exclusive", a->exclusive);
-    json_bool(&w, "correct", st == SL_OK && bad == 0);
-    json_uint(&w, "wrong_elements", bad);
-    json_string(&w, "status", sl_status_str(st));
-    json_uint(&w, "work", s->work);
-    json_uint(&w, "steps", s->steps);
-    json_uint(&w, "barriers", s->barriers);
-    json_uint(&w, "launches", s->launches);
-    json_uint(&w, "blocks", s->blocks);
-    json_uint(&w, "shared_accesses", s->shared_accesses);
-    json_uint(&w, "shared_wavefronts", s->shared_wavefronts);
-    json_uint(&w, "bank_conflicts", s->bank_conflicts);
-    json_uint(&w, "global_load_elements", s->global_load_elems);
-    json_uint(&w, "global_store_elements", s->global_store_elems);
-    json_uint(&w, "global_load_sectors", s->global_load_sectors);
-    json_uint(&w, "global_store_sectors", s->global_store_sectors);
-    json_uint(&w, "warp_issues", s->warp_issues);
-    json_uint(&w, "divergent_issues", s->divergent_issues);
-    json_uint(&w, "divergent_branches", s->divergent_branches);
-    json_uint(&w, "races", s->races);
-    json_uint(&w, "barrier_divergence", s->barrier_divergence);
-    json_uint(&w, "deadlocks", s->deadlocks);
-    json_begin_array(&w, "launch_list");
+    switch (k) {
+    case MODEL_FIND_RACE: return "race";
+    case MODEL_FIND_OOB: return "out_of_bounds";
+    case MODEL_FIND_BARRIER_DIVERGENCE: return "barrier_divergence";
+    case MODEL_FIND_DEADLOCK: return "deadlock";
+    case MODEL_FIND_LIMIT: return "limit";
+    case MODEL_FIND_MISALIGNED: return "misaligned";
+    case MODEL_FIND_WARP: return "warp";
+    }
+    return "other";
+}
+
+/* One finding: its kind, the site (path relative to the repository root,
+ * line) of the later access, and the message. */
+static void json_finding(json_writer *w, const model_finding *f)
+{
+    json_begin_object(w, NULL);
+    json_string(w, "kind", finding_kind(f->kind));
+    if (f->site[0]) {
+        json_string(w, "file", f->site[0]->file);
+        json_int(w, "line", f->site[0]->line);
+    } else {
+        json_null(w, "file");
+        json_null(w, "line");
+    }
+    json_string(w, "message", f->text);
+    json_end_object(w);
+}
+
+/* One run's outcome. */
+typedef struct {
+    sl_status st;
+    size_t bad, first_bad;
+    uint64_t found;   /* findings that fail the run */
+    bool refused;     /* the host driver refused its settings: nothing ran */
+} sim_result;
+
+static const char *verdict(const sim_result *r)
+{
+    return r->st == SL_OK && r->bad == 0 && r->found == 0 ? "OK" : "FAILED";
+}
+
+static uint64_t peak_of(const sim_plan *p, size_t n);
+
+static void print_json(json_writer *w, const sim_plan *p, const sl_scan_args *a, const model_stats *s,
+                       const sim_result *r)
+{
+    json_begin_object(w, NULL);
+    json_string(w, "algo", p->al->name);
+    json_string(w, "backend", "sim");
+    json_uint(w, "n", a->n);
+    json_string(w, "type", verify_type_name(a->type));
+    json_string(w, "op", verify_op_name(a->op));
+    json_bool(w, "exclusive", a->exclusive);
+    json_int(w, "block", a->block);
+    json_int(w, "param", a->param);
+    json_uint(w, "seed", p->seed);
+    json_uint(w, "memory_estimate_bytes", peak_of(p, a->n));
+    json_string(w, "status", verdict(r));
+    json_bool(w, "correct", r->st == SL_OK && r->bad == 0);
+    json_bool(w, "passed", r->st == SL_OK && r->bad == 0 && r->found == 0);
+    json_uint(w, "wrong_elements", r->bad);
+    if (r->st == SL_OK)
+        json_null(w, "error");
+    else
+        json_string(w, "error", sl_status_str(r->st));
+    json_uint(w, "work", s->work);
+    json_uint(w, "steps", s->steps);
+    json_uint(w, "barriers", s->barriers);
+    json_uint(w, "launches", s->launches);
+    json_uint(w, "blocks", s->blocks);
+    json_uint(w, "shared_accesses", s->shared_accesses);
+    json_uint(w, "shared_wavefronts", s->shared_wavefronts);
+    json_uint(w, "bank_conflicts", s->bank_conflicts);
+    json_uint(w, "global_load_elements", s->global_load_elems);
+    json_uint(w, "global_store_elements", s->global_store_elems);
+    json_uint(w, "global_load_sectors", s->global_load_sectors);
+    json_uint(w, "global_store_sectors", s->global_store_sectors);
+    json_uint(w, "warp_issues", s->warp_issues);
+    json_uint(w, "divergent_issues", s->divergent_issues);
+    json_uint(w, "divergent_branches", s->divergent_branches);
+    json_uint(w, "races", s->races);
+    json_uint(w, "barrier_divergence", s->barrier_divergence);
+    json_uint(w, "deadlocks", s->deadlocks);
+    json_begin_array(w, "launch_list");
     for (size_t i = 0; i < s->nlaunch_records; i++) {
         const model_launch_stats *l = &s->launch[i];
-        json_begin_object(&w, NULL);
-        json_string(&w, "kernel", l->name);
-        json_uint(&w, "blocks", l->blocks);
-        json_uint(&w, "threads_per_block", l->threads_per_block);
-        json_uint(&w, "work", l->work);
-        json_uint(&w, "steps", l->steps);
-        json_uint(&w, "barriers", l->barriers);
-        print_json_launch_counts(&w, l);
-        json_end_object(&w);
+        json_begin_object(w, NULL);
+        json_string(w, "kernel", l->name);
+        json_uint(w, "blocks", l->blocks);
+        json_uint(w, "threads_per_block", l->threads_per_block);
+        json_uint(w, "work", l->work);
+        json_uint(w, "steps", l->steps);
+        json_uint(w, "barriers", l->barriers);
+        print_json_launch_counts(w, l);
+        json_end_object(w);
     }
-    json_end_array(&w);
-    json_begin_array(&w, "sites");
+    json_end_array(w);
+    json_begin_array(w, "sites");
     for (size_t i = 0; i < s->nsites; i++) {
         const model_site_stats *x = &s->sites[i];
         if (!x->site)
             continue;
-        json_begin_object(&w, NULL);
-        json_string(&w, "file", x->site->file);
-        json_int(&w, "line", x->site->line);
-        json_string(&w, "what", x->site->what);
-        json_uint(&w, "warp_issues", x->issues);
-        json_uint(&w, "divergent_issues", x->divergent_issues);
-        json_uint(&w, "shared_accesses", x->shared_accesses);
-        json_uint(&w, "shared_wavefronts", x->shared_wavefronts);
-        json_uint(&w, "bank_conflicts", x->bank_conflicts);
-        json_uint(&w, "worst_degree", x->worst_degree);
-        json_uint(&w, "global_accesses", x->global_accesses);
-        json_uint(&w, "global_sectors", x->global_sectors);
-        json_end_object(&w);
+        json_begin_object(w, NULL);
+        json_string(w, "file", x->site->file);
+        json_int(w, "line", x->site->line);
+        json_string(w, "what", x->site->what);
+        json_uint(w, "warp_issues", x->issues);
+        json_uint(w, "divergent_issues", x->divergent_issues);
+        json_uint(w, "shared_accesses", x->shared_accesses);
+        json_uint(w, "shared_wavefronts", x->shared_wavefronts);
+        json_uint(w, "bank_conflicts", x->bank_conflicts);
+        json_uint(w, "worst_degree", x->worst_degree);
+        json_uint(w, "global_accesses", x->global_accesses);
+        json_uint(w, "global_sectors", x->global_sectors);
+        json_end_object(w);
     }
-    json_end_array(&w);
-    json_begin_array(&w, "race_reports");
+    json_end_array(w);
+    json_begin_array(w, "race_reports");
     for (uint64_t i = 0; i < s->races && i < MODEL_MAX_REPORTS; i++)
-        json_string(&w, NULL, s->race[i].text);
-    json_end_array(&w);
+        json_string(w, NULL, s->race[i].text);
+    json_end_array(w);
+    json_uint(w, "findings", r->found);
+    json_begin_array(w, "finding_list");
+    for (uint64_t i = 0; i < s->races && i < MODEL_MAX_REPORTS; i++)
+        json_finding(w, &s->race[i]);
     if (s->has_error)
-        json_string(&w, "error", s->error.text);
-    else
-        json_null(&w, "error");
-    json_end_object(&w);
-    json_finish(&w);
+        json_finding(w, &s->error);
+    json_end_array(w);
+    json_end_object(w);
 }
 
-int cmd_simulate(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"algo", required_argument, NULL, 'a'},  {"n", required_argument, NULL, 'n'},
-        {"block", required_argument, NULL, 'b'}, {"type", required_argument, NULL, 't'},
-        {"op", required_argument, NULL, 'o'},    {"exclusive", no_argument, NULL, 'x'},
-        {"seed", required_argument, NULL, 's'},  {"slots", required_argument, NULL, 'k'},
-        {"order", required_argument, NULL, 'r'}, {"shared-limit", required_argument, NULL, 'l'},
-        {"json", no_argument, NULL, 'j'},        {"help", no_argument, NULL, 'h'},
-        {"param", required_argument, NULL, 'p'}, {NULL, 0, NULL, 0}};
-    const char *algo = NULL;
-    size_t n = SIM_DEFAULT_N, limit = MODEL_DEFAULT_SHARED_LIMIT;
-    int block = 0, param = 0, slots = MODEL_DEFAULT_SLOTS;
-    sl_type type = SL_I32;
-    sl_op op = SL_ADD;
-    bool exclusive = false, json = false;
-    uint64_t seed = SIM_DEFAULT_SEED;
-    model_order order = MODEL_ORDER_IN;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        sl_status st = SL_OK;
-        switch (c) {
-        case 'a':
-            algo = optarg;
-            break;
-        case 'n':
-            st = cli_parse_size("--n", optarg, &n);
-            break;
-        case 'b':
-            st = cli_parse_int("--block", optarg, 1, 1 << 20, &block);
-            break;
-        case 'p':
-            st = cli_parse_int("--param", optarg, 0, 1 << 20, &param);
-            break;
-        case 't':
-            st = verify_parse_type(optarg, &type);
-            break;
-        case 'o':
-            st = verify_parse_op(optarg, &op);
-            break;
-        case 'x':
-            exclusive = true;
-            break;
-        case 's':
-            st = cli_parse_u64("--seed", optarg, &seed);
-            break;
-        case 'k':
-            st = cli_parse_int("--slots", optarg, 1, 1 << 16, &slots);
-            break;
-        case 'r':
-            if (strcmp(optarg, "in") == 0)
-                order = MODEL_ORDER_IN;
-            else if (strcmp(optarg, "reversed") == 0)
-                order = MODEL_ORDER_REVERSED;
-            else if (strcmp(optarg, "random") == 0)
-                order = MODEL_ORDER_RANDOM;
-            else
-                return cli_usage_error("simulate: unknown --order '%s' (valid: in, reversed, random)", optarg);
-            break;
-        case 'l':
-            st = cli_parse_size("--shared-limit", optarg, &limit);
-            if (st == SL_OK && (limit == 0 || limit > MODEL_MAX_SHARED_LIMIT))
-                return cli_usage_error("simulate: --shared-limit must be 1..%zu bytes", MODEL_MAX_SHARED_LIMIT);
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'h':
-            usage();
-            return CLI_EXIT_OK;
-        default:
-            return cli_usage_error("simulate: unknown option '%s' (see scanlab simulate --help)", argv[optind - 1]);
-        }
-        if (st != SL_OK)
-            return CLI_EXIT_USAGE;
-    }
-    if (optind < argc)
-        return cli_usage_error("simulate: unexpected argument '%s'", argv[optind]);
-    if (!algo)
-        return cli_usage_error("simulate: --algo is required (see scanlab list)");
-    const verify_algo *al = verify_find_algo(algo, true);
-    if (!al)
-        return CLI_EXIT_USAGE;
-    if (!al->run[SL_SIM])
-        return cli_usage_error("simulate: '%s' has no sim backend (see scanlab list)", algo);
-    if (!SL_OP_APPLIES(op, type))
-        return cli_usage_error("simulate: operator %s does not apply to %s", verify_op_name(op), verify_type_name(type));
-    if (cli_check_memory("simulate", n, SL_TYPE_SIZE(type), 3) != SL_OK)
-        return CLI_EXIT_USAGE;
+/* Buffers of one run: the input, the output (and a guard byte), the
+ * reference. */
+typedef struct {
+    void *in, *out, *ref;
+    size_t out_bytes, out_count;
+} sim_buffers;
 
-    const size_t es = SL_TYPE_SIZE(type), count = al->kind == SL_KIND_SCAN ? n : 1;
-    /* applications: a count, then elements (cuda/apps/app_defs.h) */
+static sl_status alloc_buffers(const sim_plan *p, size_t n, sim_buffers *b)
+{
+    const size_t es = SL_TYPE_SIZE(p->type);
+    const bool app = SL_KIND_IS_APP(p->al->kind);
+    b->out_count = p->al->kind == SL_KIND_SCAN ? n : 1;
+    /* applications: a count, then elements (cuda/apps/app_defs.h), sized
+     * for the parameter given */
+    b->out_bytes = app ? verify_app_out_bytes(p->al->kind, p->type, n, p->param) : b->out_count * es + 1;
+    if (b->out_bytes == 0)
+        return SL_ERR_ARG;
+    b->in = malloc(n ? n * es : 1);
+    b->out = malloc(b->out_bytes);
+    b->ref = calloc(1, b->out_bytes);
+    return b->in && b->out && b->ref ? SL_OK : SL_ERR_NOMEM;
+}
+
+static void free_buffers(sim_buffers *b)
+{
+    free(b->in);
+    free(b->out);
+    free(b->ref);
+}
+
+/* One run: input, reference, the kernel in the simulator, the check.
+ * Prints the counts (or adds the run to w) and the findings. */
+static int run_one(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
+{
+    const verify_algo *al = p->al;
     const bool app = SL_KIND_IS_APP(al->kind);
-    const size_t app_bytes = app ? verify_app_out_bytes(al->kind, type, n, 0) : 0;
-    if (app && (app_bytes == 0 || op != SL_ADD))
-        return cli_usage_error("simulate: '%s' runs with --op add only, on n it can size", algo);
-    const size_t out_bytes = app ? app_bytes : count * es + 1;
-    void *in = malloc(n ? n * es : 1), *out = malloc(out_bytes), *ref = calloc(1, out_bytes);
-    if (!in || !out || !ref) {
-        free(in);
-        free(out);
-        free(ref);
+    sim_buffers b = {0};
+    sl_status st = alloc_buffers(p, n, &b);
+    if (st == SL_ERR_ARG) {
+        free_buffers(&b);
+        return cli_usage_error("simulate: %s refused --param %d (docs/algorithms.md lists its "
+                               "range)", al->name, p->param);
+    }
+    if (st != SL_OK) {
+        free_buffers(&b);
         fprintf(stderr, "scanlab: simulate: out of memory\n");
         return CLI_EXIT_FAILED;
     }
-    sl_status st = verify_fill_input(type, op, verify_default_dist(type), seed, n, in);
+    st = verify_fill_input(p->type, p->op, verify_default_dist(p->type), p->seed, n, b.in);
     if (st == SL_OK)
-        st = app ? verify_app_reference(al->kind, type, in, n, 0, ref)
-             : al->kind == SL_KIND_SCAN ? cpu_scan_seq(type, op, exclusive, in, ref, n)
-                                        : cpu_reduce_seq(type, op, in, n, ref);
+        st = app ? verify_app_reference(al->kind, p->type, b.in, n, p->param, b.ref)
+             : al->kind == SL_KIND_SCAN ? cpu_scan_seq(p->type, p->op, exclusive, b.in, b.ref, n)
+                                        : cpu_reduce_seq(p->type, p->op, b.in, n, b.ref);
     model_stats s;
     model_stats_init(&s);
-    s.cfg.slots = (unsigned)slots;
-    s.cfg.order = order;
-    s.cfg.seed = seed;
-    s.cfg.shared_limit = limit;
-    sl_scan_args a = {.type = type, .op = op, .exclusive = exclusive, .in = in, .out = out, .n = n,
-                      .block = block, .param = param, .sim = &s};
+    s.cfg.slots = (unsigned)p->slots;
+    s.cfg.order = p->order;
+    s.cfg.seed = p->seed;
+    s.cfg.shared_limit = p->shared_limit;
+    sl_scan_args a = {.type = p->type, .op = p->op, .exclusive = exclusive, .in = b.in, .out = b.out,
+                      .n = n, .block = p->block, .param = p->param, .sim = &s};
     if (st == SL_OK)
         st = al->run[SL_SIM](&a);
-    size_t bad = 0, first_bad = 0;
+    sim_result r = {.st = st};
     if (st == SL_OK && app)
-        bad = verify_app_mismatches(al->kind, type, n, ref, out, &first_bad);
+        r.bad = verify_app_mismatches(al->kind, p->type, n, p->param, b.ref, b.out, &r.first_bad);
     else if (st == SL_OK)
-        bad = check_result(&a, al, ref, count, &first_bad);
+        r.bad = check_result(&a, al, b.ref, b.out_count, &r.first_bad);
     /* the host driver refused its parameters before launching anything */
-    const bool refused = st == SL_ERR_ARG && !s.has_error;
-    if (refused) {
+    r.refused = st == SL_ERR_ARG && !s.has_error;
+    /* what the simulator found fails the run like a wrong value; a launch
+     * the simulator refused (a limit) is bad usage, not a finding */
+    const bool limit = st == SL_ERR_ARG && s.has_error && s.error.kind == MODEL_FIND_LIMIT;
+    r.found = r.refused || limit ? 0 : model_findings(&s, p->allow_races);
+    if (r.refused) {
         /* no counts to show: the message below says why */
-    } else if (json) {
-        print_json(&a, algo, &s, bad, st);
+    } else if (w) {
+        print_json(w, p, &a, &s, &r);
     } else {
-        printf("%s on sim: n = %zu, %s, %s, %s\n", algo, n, verify_type_name(type), verify_op_name(op),
-               exclusive ? "exclusive" : "inclusive");
+        printf("%s on sim: n = %zu, %s, %s, %s\n", al->name, n, verify_type_name(p->type),
+               verify_op_name(p->op), exclusive ? "exclusive" : "inclusive");
         model_print(stdout, &s);
         model_time_print(stdout, &s, model_device_find(NULL));
-        printf("\nresult: %s\n", st != SL_OK ? "not produced" : bad ? "WRONG" : "correct");
+        printf("\nresult: %s%s\n", st != SL_OK ? "not produced" : r.bad ? "WRONG" : "correct",
+               r.found && st == SL_OK ? ", but the simulator found errors (see stderr)" : "");
     }
-    if (refused)
+    if (r.found)
+        model_print_findings(stderr, &s);
+    else if (s.races && p->allow_races)
+        fprintf(stderr, "scanlab: simulate: %llu races allowed by --allow-races\n",
+                (unsigned long long)s.races);
+    if (r.refused)
         fprintf(stderr,
                 "scanlab: simulate: %s refused block size %d, param %d (a block has at most %d "
                 "threads; tree scans need a power of two; docs/algorithms.md lists each "
                 "algorithm's block sizes and parameter range)\n",
-                algo, block, param, MODEL_MAX_BLOCK_THREADS);
-    else if (st != SL_OK)
+                al->name, p->block, p->param, MODEL_MAX_BLOCK_THREADS);
+    else if (st != SL_OK && !r.found)
         fprintf(stderr, "scanlab: simulate: %s%s%s\n", sl_status_str(st), s.has_error ? ": " : "",
                 s.has_error ? s.error.text : "");
-    else if (bad)
-        fprintf(stderr, "scanlab: simulate: %zu wrong elements, the first at index %zu (seed %llu)\n", bad,
-                first_bad, (unsigned long long)seed);
+    else if (r.bad)
+        fprintf(stderr, "scanlab: simulate: %zu wrong elements, the first at index %zu (seed %llu)\n",
+                r.bad, r.first_bad, (unsigned long long)p->seed);
+    int rc = st == SL_ERR_ARG ? CLI_EXIT_USAGE
+             : st == SL_OK && r.bad == 0 && r.found == 0 ? CLI_EXIT_OK
+                                                        : CLI_EXIT_FAILED;
+    if (p->output && !r.refused && st == SL_OK) {
+        char why[VERIFY_WHY_SIZE];
+        if (verify_npy_write(p->output, p->type, b.out, b.out_count, why, sizeof why) != SL_OK) {
+            fprintf(stderr, "scanlab: simulate: %s\n", why);
+            rc = CLI_EXIT_FAILED;
+        }
+    }
     model_stats_free(&s);
-    free(in);
-    free(out);
-    free(ref);
-    if (st == SL_ERR_ARG)
-        return CLI_EXIT_USAGE;
-    return st == SL_OK && bad == 0 ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+    free_buffers(&b);
+    return rc;
 }
+
+/* The run's peak memory (verify/cli/memory.c). */
+static uint64_t peak_of(const sim_plan *p, size_t n)
+{
+    const uint64_t es = SL_TYPE_SIZE(p->type);
+    uint64_t out = SL_KIND_IS_APP(p->al->kind) ? verify_app_out_bytes(p->al->kind, p->type, n, p->param)
+                 : p->al->kind == SL_KIND_SCAN ? (uint64_t)n * es
+                                               : es;
+    size_t elem, cap;
+    if (SL_KIND_IS_APP(p->al->kind) &&
+        verify_app_layout(p->al->kind, p->type, n, p->param, &elem, &cap) == SL_ERR_ARG)
+        return 0; /* a parameter the application refuses: the run says so */
+    if (SL_KIND_IS_APP(p->al->kind) && out == 0)
+        out = UINT64_MAX; /* too large to lay out */
+    uint64_t threads = (uint64_t)p->slots * (uint64_t)(p->block ? p->block : MODEL_MAX_BLOCK_THREADS);
+    return out == UINT64_MAX ? UINT64_MAX : cli_peak_simulate((uint64_t)n * es, out, threads);
+}
+
+static const verify_algo *find_sim_algo(const char *name, const verify_algo *algos, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(algos[i].name, name) == 0 && algos[i].run[SL_SIM])
+            return &algos[i];
+    fprintf(stderr, "scanlab: simulate: '%s' is not an algorithm with a sim backend (valid:", name);
+    for (size_t i = 0; i < count; i++)
+        if (algos[i].run[SL_SIM])
+            fprintf(stderr, " %s", algos[i].name);
+    fprintf(stderr, ")\n");
+    return NULL;
+}
+
+static int parse_order(const char *s, model_order *order)
+{
+    if (!s)
+        *order = MODEL_ORDER_IN;
+    else if (strcmp(s, "in") == 0)
+        *order = MODEL_ORDER_IN;
+    else if (strcmp(s, "reversed") == 0)
+        *order = MODEL_ORDER_REVERSED;
+    else if (strcmp(s, "random") == 0)
+        *order = MODEL_ORDER_RANDOM;
+    else
+        return cli_usage_error("simulate: unknown --order '%s' (valid: in, reversed, random)", s);
+    return CLI_EXIT_OK;
+}
+
+/* Everything but the sizes and kinds, from the command line. */
+static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, sim_plan *p)
+{
+    int rc, t, op;
+    unsigned types, ops, backends;
+    if (!a->val[OPT_ALGO])
+        return cli_usage_error("simulate: --algo is required (see scanlab list)");
+    if (!(p->al = find_sim_algo(a->val[OPT_ALGO], algos, count)))
+        return CLI_EXIT_USAGE;
+    if ((rc = cli_get_backends("simulate", a, 1u << SL_SIM, &backends)) != CLI_EXIT_OK)
+        return rc;
+    if (backends != 1u << SL_SIM)
+        return cli_usage_error("simulate: runs on the sim backend only (for the others: scanlab "
+                               "verify, scanlab bench)");
+    if ((rc = cli_get_types(a, 1u << SL_I32, &types)) != CLI_EXIT_OK ||
+        (rc = cli_one_of("simulate", "--type", types, &t)) != CLI_EXIT_OK ||
+        (rc = cli_get_ops(a, 1u << SL_ADD, &ops)) != CLI_EXIT_OK ||
+        (rc = cli_one_of("simulate", "--op", ops, &op)) != CLI_EXIT_OK)
+        return rc;
+    p->type = (sl_type)t;
+    p->op = (sl_op)op;
+    if (!SL_OP_APPLIES(p->op, p->type))
+        return cli_usage_error("simulate: operator %s does not apply to %s", verify_op_name(p->op),
+                               verify_type_name(p->type));
+    if (SL_KIND_IS_APP(p->al->kind) && p->op != SL_ADD)
+        return cli_usage_error("simulate: '%s' runs with --op add only", p->al->name);
+    if ((rc = cli_get_block_param(a, &p->block, &p->param)) != CLI_EXIT_OK)
+        return rc;
+    p->slots = MODEL_DEFAULT_SLOTS;
+    if (a->val[OPT_SLOTS] && cli_parse_int("--slots", a->val[OPT_SLOTS], 1, 1 << 16, &p->slots) != SL_OK)
+        return CLI_EXIT_USAGE;
+    if ((rc = parse_order(a->val[OPT_ORDER], &p->order)) != CLI_EXIT_OK)
+        return rc;
+    p->shared_limit = MODEL_DEFAULT_SHARED_LIMIT;
+    if (a->val[OPT_SHARED_LIMIT]) {
+        if (cli_parse_size("--shared-limit", a->val[OPT_SHARED_LIMIT], &p->shared_limit) != SL_OK)
+            return CLI_EXIT_USAGE;
+        if (p->shared_limit == 0 || p->shared_limit > MODEL_MAX_SHARED_LIMIT)
+            return cli_usage_error("simulate: --shared-limit must be 1..%zu bytes",
+                                   MODEL_MAX_SHARED_LIMIT);
+    }
+    p->allow_races = a->set[OPT_ALLOW_RACES];
+    p->json = a->set[OPT_JSON];
+    p->output = a->val[OPT_OUTPUT];
+    char why[VERIFY_WHY_SIZE];
+    if (p->output && verify_output_check(p->output, why, sizeof why) != SL_OK)
+        return cli_usage_error("simulate: --output: %s", why);
+    return cli_get_seed("simulate", a, &p->seed);
+}
+
+int simulate_main(int argc, char **argv, const verify_algo *algos, size_t count)
+{
+    cli_args args;
+    int rc = cli_parse(&simulate_cmd, argc, argv, &args);
+    if (rc != CLI_EXIT_OK || args.set[OPT_HELP])
+        return rc;
+    sim_plan p = {0};
+    bool incl, excl;
+    size_t *sizes = NULL, nsizes = 0;
+    rc = make_plan(&args, algos, count, &p);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_get_kinds("simulate", &args, &incl, &excl);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_get_sizes(&args, SIM_DEFAULT_N, p.seed, &sizes, &nsizes);
+    const bool scan = rc == CLI_EXIT_OK && p.al->kind == SL_KIND_SCAN;
+    /* reductions and applications have one kind */
+    const size_t nkinds = scan ? (size_t)incl + excl : 1;
+    if (rc == CLI_EXIT_OK && p.output) {
+        if (nsizes * nkinds != 1)
+            rc = cli_usage_error("simulate: --output writes the output of one run: give one --n, "
+                                 "and not --both");
+        else if (SL_KIND_IS_APP(p.al->kind))
+            rc = cli_usage_error("simulate: --output writes scans and reductions; '%s' is an "
+                                 "application", p.al->name);
+    }
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < nsizes; i++)
+        if (cli_check_peak("simulate", sizes[i], peak_of(&p, sizes[i])) != SL_OK)
+            rc = CLI_EXIT_USAGE;
+    if (rc != CLI_EXIT_OK) {
+        free(sizes);
+        cli_args_free(&args);
+        return rc;
+    }
+    cli_print_seed("simulate", p.seed);
+    json_writer w;
+    const bool many = nsizes * nkinds > 1;
+    if (p.json) {
+        json_init(&w, stdout);
+        if (many) {
+            json_begin_object(&w, NULL);
+            json_begin_array(&w, "results");
+        }
+    }
+    for (size_t i = 0; i < nsizes; i++)
+        for (int k = 0; k < 2; k++) {
+            if (scan ? !(k ? excl : incl) : k)
+                continue;
+            if (!p.json && (i || k) && many)
+                printf("\n");
+            int r = run_one(&p, sizes[i], scan && k, p.json ? &w : NULL);
+            if (r != CLI_EXIT_OK && rc != CLI_EXIT_USAGE)
+                rc = r;
+        }
+    if (p.json) {
+        if (many) {
+            json_end_array(&w);
+            json_end_object(&w);
+        }
+        if (w.need_comma[0]) /* a run refused before running prints nothing */
+            json_finish(&w);
+    }
+    free(sizes);
+    cli_args_free(&args);
+    return rc;
+}
+
+int cmd_simulate(int argc, char **argv) { return simulate_main(argc, argv, verify_algos, verify_algo_count); }

@@ -1,140 +1,107 @@
 /* scanlab verify: the command line of the differential harness. Parses and
  * validates the selection, then hands a plan to verify_run_plan. */
-#include <getopt.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "model/model.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/memory.h"
+#include "verify/cli/options.h"
 #include "verify/cli/verify_plan.h"
 #include "verify/formats/npy.h"
-#include "verify/harness/rng.h"
+#include "verify/formats/output.h"
+#include "verify/harness/app_ref.h"
 #include "verify/harness/sizes.h"
 #include "verify/report/kernel_coverage.h"
 
-/* Limits of --jobs and --repeat. */
-enum { MAX_JOBS = 256, MAX_REPEAT = 1000 };
+/* Limit of --repeat. */
+enum { MAX_REPEAT = 1000 };
 /* Buffers of at most 8 bytes per element that one case holds at once:
  * input and its copy, reference, poison, first run, output, abs_prefix,
  * depth. */
 enum { CASE_COPIES = 8 };
 
+static const cli_cmd_opt verify_opts[] = {
+    {OPT_ALGO, NULL},
+    {OPT_BACKEND, NULL},
+    {OPT_TYPE, NULL},
+    {OPT_OP, NULL},
+    {OPT_EXCLUSIVE, NULL},
+    {OPT_BOTH, NULL},
+    {OPT_N, "Default: edges"},
+    {OPT_DIST, "Default: uniform for integers, uniform11 for floats"},
+    {OPT_BLOCK, NULL},
+    {OPT_PARAM, NULL},
+    {OPT_INPUT, "With it, --n, --dist and --seed do not apply"},
+    {OPT_SEED, NULL},
+    {OPT_JOBS, "Here: cases run at once (simulator and GPU cases still run one at a time)"},
+    {OPT_REPEAT, "Default 1; with K > 1 each line says whether the K results were bitwise "
+                 "identical ('cub', CUB's DeviceScan in GPU builds, is the baseline)"},
+    {OPT_ALLOW_RACES, NULL},
+    {OPT_FAIL_ON_SKIP, NULL},
+    {OPT_COVERAGE, "Not with --json"},
+    {OPT_OUTPUT, "Here, with --input: the output of the one case selected (one algorithm, "
+                 "backend, operator and kind; a scan or a reduction) as .npy, as computed by the "
+                 "first run, passed or not; never a partial file"},
+    {OPT_JSON, NULL},
+};
+
+static const cli_command verify_cmd = {
+    "verify", "[options]",
+    "Runs every selected algorithm x backend x type x operator x kind x size x input "
+    "distribution and compares it with the reference: integers and float max/min bit for bit "
+    "with the sequential scan; float add with the exact (MPFR) prefix, within |got - exact| <= "
+    "D u sum|x_j| + half an ulp, D the algorithm's addition depth. On the simulator every "
+    "finding (race, barrier divergence, out-of-bounds or misaligned access, deadlock, undefined "
+    "warp operation) fails the check and is printed as path:line: error: message. One line per "
+    "(algorithm, backend, type, operator, kind): OK, FAILED or SKIPPED; the summary says how "
+    "many were skipped and why. A failure prints the first differing index, the expected and "
+    "actual values, the seed and a command that replays exactly that case.",
+    verify_opts, sizeof verify_opts / sizeof verify_opts[0],
+    "a check failed or a case could not run (with --fail-on-skip: or was skipped)"};
+
 typedef struct {
-    const char *algo, *backend, *type, *op, *sizes, *max_n, *dist, *seed, *jobs, *repeat;
-    const char *input, *output;
-    bool exclusive, both, json, help, coverage;
+    const char *algo, *backend, *type, *op, *dist, *input, *output;
+    bool exclusive, both, json, allow_races, fail_on_skip;
 } options;
 
-static void usage(FILE *f)
+static void take_options(const cli_args *a, options *o)
 {
-    fprintf(f,
-            "usage: scanlab verify [options]\n\n"
-            "Runs every selected algorithm x backend x type x operator x kind x size x input\n"
-            "distribution and compares it with the reference: integers and float max/min bit for\n"
-            "bit with the sequential scan; float add with the exact (MPFR) prefix, within\n"
-            "|got - exact| <= D u sum|x_j| + half an ulp, D the algorithm's addition depth.\n"
-            "One line per (algorithm, backend, type, operator, kind); exit 0 all passed (skips\n"
-            "included), 1 a check failed, 2 bad usage.\n\n"
-            "  --algo A[,A...]|all    algorithms (default all; 'scanlab list' names them)\n"
-            "  --backend B[,B...]|all seq, omp, sim, cuda (default: every backend built)\n"
-            "  --type T[,T...]|all    i32, i64, f32, f64 (default all)\n"
-            "  --op OP[,OP...]|all    add, max, min, affine (default all; affine is integers only)\n"
-            "  --exclusive            exclusive scans only (default: inclusive only)\n"
-            "  --both                 inclusive and exclusive scans\n"
-            "  --sizes N[,N...]       the sizes to check (N or 2^K), replacing the default set:\n"
-            "                         0-3, 31-33, 1023-1025, 1000, 2^k and 2^k+-1 up to --max-n,\n"
-            "                         and %d random sizes from the seed\n"
-            "  --max-n N              largest size of the default set (default %zu)\n"
-            "  --dist D[,D...]|all    input distributions: uniform (full range), small ([-100,100])\n"
-            "                         for integers; uniform01, uniform11, normal, lognormal, ones,\n"
-            "                         illcond for floats (default uniform and uniform11)\n"
-            "  --seed S               seed of every random input and size (default: from the\n"
-            "                         environment variable SCANLAB_SEED, else the clock); printed\n"
-            "                         on stderr so any run can be replayed\n"
-            "  --jobs J               cases run at once (default 1; simulator and GPU cases still\n"
-            "                         run one at a time)\n"
-            "  --repeat K             run each case K times and report whether the results were\n"
-            "                         bitwise identical run to run (default 1); 'cub' (CUB's\n"
-            "                         DeviceScan, GPU builds) is the baseline to compare with\n"
-            "  --input FILE           check on this array instead of generated inputs: a .npy\n"
-            "                         file (1-D, C order, <i4 <i8 <f4 <f8; its type is the type)\n"
-            "                         or raw little-endian elements of the one type --type names\n"
-            "  --output FILE          with --input: write the output of the one case selected\n"
-            "                         (one algorithm, backend and operator, one kind; a scan or\n"
-            "                         a reduction) as .npy, as computed by the first run, whether\n"
-            "                         or not it passed; never a partial file\n"
-            "  --json                 one JSON document on stdout instead of the table\n"
-            "  --coverage             after the table, the call sites of each kernel that these\n"
-            "                         inputs reached in the simulator, and every one they did not\n"
-            "  --help                 this text\n\n"
-            "A failure prints the first differing index, the expected and actual values, the seed\n"
-            "and a command that replays exactly that case.\n",
-            VERIFY_RANDOM_SIZES, (size_t)VERIFY_DEFAULT_MAX_N);
+    o->algo = a->val[OPT_ALGO];
+    o->backend = a->val[OPT_BACKEND];
+    o->type = a->val[OPT_TYPE];
+    o->op = a->val[OPT_OP];
+    o->dist = a->val[OPT_DIST];
+    o->input = a->val[OPT_INPUT];
+    o->output = a->val[OPT_OUTPUT];
+    o->exclusive = a->set[OPT_EXCLUSIVE];
+    o->both = a->set[OPT_BOTH];
+    o->json = a->set[OPT_JSON];
+    o->allow_races = a->set[OPT_ALLOW_RACES];
+    o->fail_on_skip = a->set[OPT_FAIL_ON_SKIP];
 }
 
-static int parse_options(int argc, char **argv, options *o)
+/* Combinations of options that do not go together. */
+static int check_options(const cli_args *a)
 {
-    enum { O_ALGO = 256, O_BACKEND, O_TYPE, O_OP, O_EXCL, O_BOTH, O_SIZES, O_MAXN, O_DIST, O_SEED,
-           O_JOBS, O_REPEAT, O_JSON, O_HELP, O_INPUT, O_OUTPUT, O_COVERAGE };
-    static const struct option opts[] = {
-        {"algo", required_argument, NULL, O_ALGO},     {"backend", required_argument, NULL, O_BACKEND},
-        {"type", required_argument, NULL, O_TYPE},     {"op", required_argument, NULL, O_OP},
-        {"exclusive", no_argument, NULL, O_EXCL},      {"both", no_argument, NULL, O_BOTH},
-        {"sizes", required_argument, NULL, O_SIZES},   {"max-n", required_argument, NULL, O_MAXN},
-        {"dist", required_argument, NULL, O_DIST},     {"seed", required_argument, NULL, O_SEED},
-        {"jobs", required_argument, NULL, O_JOBS},     {"repeat", required_argument, NULL, O_REPEAT},
-        {"json", no_argument, NULL, O_JSON},           {"help", no_argument, NULL, O_HELP},
-        {"input", required_argument, NULL, O_INPUT},   {"output", required_argument, NULL, O_OUTPUT},
-        {"coverage", no_argument, NULL, O_COVERAGE},   {NULL, 0, NULL, 0}};
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        switch (c) {
-        case O_ALGO: o->algo = optarg; break;
-        case O_BACKEND: o->backend = optarg; break;
-        case O_TYPE: o->type = optarg; break;
-        case O_OP: o->op = optarg; break;
-        case O_EXCL: o->exclusive = true; break;
-        case O_BOTH: o->both = true; break;
-        case O_SIZES: o->sizes = optarg; break;
-        case O_MAXN: o->max_n = optarg; break;
-        case O_DIST: o->dist = optarg; break;
-        case O_SEED: o->seed = optarg; break;
-        case O_JOBS: o->jobs = optarg; break;
-        case O_REPEAT: o->repeat = optarg; break;
-        case O_JSON: o->json = true; break;
-        case O_HELP: o->help = true; break;
-        case O_INPUT: o->input = optarg; break;
-        case O_OUTPUT: o->output = optarg; break;
-        case O_COVERAGE: o->coverage = true; break;
-        case ':':
-            return cli_usage_error("verify: option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("verify: unknown option '%s' (valid: --algo, --backend, --type, "
-                                   "--op, --exclusive, --both, --sizes, --max-n, --dist, --seed, "
-                                   "--jobs, --repeat, --input, --output, --json, --help)",
-                                   argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("verify: unexpected argument '%s'", argv[optind]);
-    if (o->exclusive && o->both)
+    if (a->set[OPT_EXCLUSIVE] && a->set[OPT_BOTH])
         return cli_usage_error("verify: --exclusive and --both exclude each other");
-    if (o->coverage && o->json)
+    if (a->set[OPT_COVERAGE] && a->set[OPT_JSON])
         return cli_usage_error("verify: --coverage prints a table after the verdicts; not with --json");
-    if (o->output && !o->input)
+    if (a->set[OPT_OUTPUT] && !a->set[OPT_INPUT])
         return cli_usage_error("verify: --output writes the scan of the --input file: give --input");
-    if (o->input) {
-        const char *clash = o->sizes ? "--sizes" : o->max_n ? "--max-n" : o->dist ? "--dist"
-                          : o->seed ? "--seed" : NULL;
+    if (a->set[OPT_INPUT]) {
+        const char *clash = a->set[OPT_N] ? "--n" : a->set[OPT_DIST] ? "--dist"
+                          : a->set[OPT_SEED] ? "--seed" : NULL;
         if (clash)
             return cli_usage_error("verify: %s does not apply to --input (the file is the input)",
                                    clash);
     }
+    /* before the run, not after it */
+    char why[VERIFY_WHY_SIZE];
+    if (a->val[OPT_OUTPUT] && verify_output_check(a->val[OPT_OUTPUT], why, sizeof why) != SL_OK)
+        return cli_usage_error("verify: --output: %s", why);
     return CLI_EXIT_OK;
 }
 
@@ -179,15 +146,6 @@ static int parse_algos(const char *s, const verify_algo *algos, size_t count,
     if (*nsel == 0)
         return cli_usage_error("verify: --algo: empty list");
     return CLI_EXIT_OK;
-}
-
-static unsigned built_backends(void)
-{
-    unsigned m = 0;
-    for (int b = 0; b < SL_BACKEND_COUNT; b++)
-        if (verify_backend_built((sl_backend)b))
-            m |= 1u << b;
-    return m;
 }
 
 /* The explicit combinations that can never run are usage errors; the same
@@ -258,7 +216,7 @@ static int read_input(const options *o, verify_plan *p, void **data, size_t *n)
         if (verify_parse_type(o->type, &raw) != SL_OK)
             return CLI_EXIT_USAGE;
     }
-    char why[512];
+    char why[VERIFY_WHY_SIZE];
     sl_status st = verify_array_read(o->input, raw, &t, data, n, why, sizeof why);
     if (st != SL_OK) {
         fprintf(stderr, "scanlab: verify: %s\n", why);
@@ -308,7 +266,7 @@ static int check_output(const verify_plan *p, size_t n, size_t *len)
 static int write_output(const options *o, const verify_plan *p, const void *keep, bool kept,
                         size_t len)
 {
-    char why[512];
+    char why[VERIFY_WHY_SIZE];
     if (!kept) {
         fprintf(stderr, "scanlab: verify: %s not written: the case did not run (see its line)\n",
                 o->output);
@@ -325,93 +283,95 @@ static int write_output(const options *o, const verify_plan *p, const void *keep
     return CLI_EXIT_OK;
 }
 
-static uint64_t clock_seed(void)
+/* The peak memory of the plan at its largest size n (verify/cli/memory.c):
+ * every job's case buffers (CASE_COPIES of the widest element), the file's
+ * data, and, when the simulator runs, its device memory and shadow for one
+ * case at a time (pack's records of 8 bytes, k per element). Measured:
+ * verify --algo sequential --backend seq --type i64 --n 2^22 --jobs 1
+ * peaks at 199832 KiB, 48 bytes per element against the 64 counted. */
+static uint64_t peak_bytes(const verify_plan *p, size_t n, bool input)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return verify_derive_seed((uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec,
-                              (uint64_t)getpid());
-}
-
-static int pick_seed(const options *o, uint64_t *seed)
-{
-    const char *env = getenv("SCANLAB_SEED");
-    if (o->seed)
-        return cli_parse_u64("--seed", o->seed, seed) == SL_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (env && *env)
-        return cli_parse_u64("SCANLAB_SEED", env, seed) == SL_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    *seed = clock_seed();
-    return CLI_EXIT_OK;
-}
-
-/* --jobs, --repeat and the sizes: with --input the file's one size n. */
-static int parse_numbers(const options *o, verify_plan *p, size_t n, size_t **sizes)
-{
-    p->jobs = 1;
-    p->repeat = 1;
-    if (o->jobs && cli_parse_int("--jobs", o->jobs, 1, MAX_JOBS, &p->jobs) != SL_OK)
-        return CLI_EXIT_USAGE;
-    if (o->repeat && cli_parse_int("--repeat", o->repeat, 1, MAX_REPEAT, &p->repeat) != SL_OK)
-        return CLI_EXIT_USAGE;
-    size_t max_n = VERIFY_DEFAULT_MAX_N, count = 0;
-    if (o->max_n && cli_parse_size("--max-n", o->max_n, &max_n) != SL_OK)
-        return CLI_EXIT_USAGE;
-    sl_status st = SL_OK;
-    if (o->input) {
-        *sizes = malloc(sizeof **sizes);
-        st = *sizes ? SL_OK : SL_ERR_NOMEM;
-        if (*sizes)
-            (*sizes)[count++] = n;
-    } else {
-        st = o->sizes ? cli_parse_size_list("--sizes", o->sizes, sizes, &count)
-                      : verify_default_sizes(max_n, p->seed, sizes, &count);
-    }
-    if (st != SL_OK)
-        return cli_exit_code(st);
-    count = verify_sort_sizes(*sizes, count);
-    p->sizes = *sizes;
-    p->size_count = count;
-    size_t largest = count ? (*sizes)[count - 1] : 0;
-    /* Buffers hold elements of the widest selected type (pack's 8-byte
-     * records included), so 4-byte types alone need half the memory. */
-    size_t elem = 4;
+    uint64_t elem = 4;
     for (int t = 0; t < SL_TYPE_COUNT; t++)
         if ((p->types >> t & 1u) && SL_TYPE_SIZE(t) > elem)
             elem = SL_TYPE_SIZE(t);
-    /* the file's data is one more copy */
-    unsigned copies = CASE_COPIES * (unsigned)p->jobs + (o->input ? 1u : 0u);
-    if (cli_check_memory("verify", largest + 2 * VERIFY_GUARD_ELEMS, elem, copies) != SL_OK)
+    uint64_t copies = CASE_COPIES * (uint64_t)p->jobs + (input ? 1u : 0u);
+    uint64_t peak = cli_peak_cpu((uint64_t)n + 2 * VERIFY_GUARD_ELEMS, elem, copies);
+    if (!(p->backends >> SL_SIM & 1u))
+        return peak;
+    uint64_t out = (uint64_t)n * elem;
+    for (size_t i = 0; i < p->algo_count; i++)
+        if (p->algos[i]->run[SL_SIM] && SL_KIND_IS_APP(p->algos[i]->kind)) {
+            size_t bytes = verify_app_out_bytes(p->algos[i]->kind, SL_I64, n, p->param);
+            out = bytes > out ? bytes : bytes == 0 ? UINT64_MAX : out;
+        }
+    uint64_t sim = out == UINT64_MAX ? UINT64_MAX
+                                     : cli_peak_simulator((uint64_t)n * elem, out,
+                                                          (uint64_t)MODEL_DEFAULT_SLOTS *
+                                                              (p->block ? (uint64_t)p->block : 1024));
+    return sim == UINT64_MAX || peak > UINT64_MAX - sim ? UINT64_MAX : peak + sim;
+}
+
+/* --jobs, --repeat, --block, --param and the sizes: with --input the
+ * file's one size n. */
+static int parse_numbers(const cli_args *a, const options *o, verify_plan *p, size_t n,
+                         size_t **sizes)
+{
+    p->repeat = 1;
+    if (cli_get_jobs(a, &p->jobs) != CLI_EXIT_OK ||
+        cli_get_block_param(a, &p->block, &p->param) != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
+    if (a->val[OPT_REPEAT] &&
+        cli_parse_int("--repeat", a->val[OPT_REPEAT], 1, MAX_REPEAT, &p->repeat) != SL_OK)
+        return CLI_EXIT_USAGE;
+    size_t count = 0;
+    if (o->input) {
+        *sizes = malloc(sizeof **sizes);
+        if (!*sizes)
+            return CLI_EXIT_FAILED;
+        (*sizes)[count++] = n;
+    } else {
+        int rc = cli_get_sizes(a, "edges", p->seed, sizes, &count);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
+    p->sizes = *sizes;
+    p->size_count = count;
+    size_t largest = count ? (*sizes)[count - 1] : 0;
+    p->peak_bytes = peak_bytes(p, largest, o->input != NULL);
+    if (cli_check_peak("verify", largest, p->peak_bytes) != SL_OK)
         return CLI_EXIT_USAGE;
     return CLI_EXIT_OK;
 }
 
 int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, FILE *out)
 {
-    options o = {0};
-    int rc = parse_options(argc, argv, &o);
-    if (rc != CLI_EXIT_OK)
+    cli_args args;
+    int rc = cli_parse(&verify_cmd, argc, argv, &args);
+    if (rc != CLI_EXIT_OK || args.set[OPT_HELP])
         return rc;
-    if (o.help) {
-        usage(out);
-        return CLI_EXIT_OK;
+    options o = {0};
+    take_options(&args, &o);
+    if ((rc = check_options(&args)) != CLI_EXIT_OK) {
+        cli_args_free(&args);
+        return rc;
     }
-    verify_plan p = {.inclusive = !o.exclusive, .exclusive = o.exclusive || o.both, .json = o.json};
+    verify_plan p = {.inclusive = !o.exclusive, .exclusive = o.exclusive || o.both, .json = o.json,
+                     .allow_races = o.allow_races, .fail_on_skip = o.fail_on_skip};
     const verify_algo **sel = malloc((count ? count : 1) * sizeof *sel);
     size_t *sizes = NULL;
-    if (!sel)
+    if (!sel) {
+        cli_args_free(&args);
         return CLI_EXIT_FAILED;
+    }
     p.algos = sel;
     rc = parse_algos(o.algo ? o.algo : "all", algos, count, sel, &p.algo_count);
-    p.backends = built_backends();
-    if (rc == CLI_EXIT_OK && o.backend && verify_parse_backend_list(o.backend, &p.backends) != SL_OK)
-        rc = CLI_EXIT_USAGE;
-    if (o.backend && strcmp(o.backend, "all") == 0)
-        p.backends &= built_backends();
-    p.types = p.ops = ~0u;
-    if (rc == CLI_EXIT_OK && o.type && verify_parse_type_list(o.type, &p.types) != SL_OK)
-        rc = CLI_EXIT_USAGE;
-    if (rc == CLI_EXIT_OK && o.op && verify_parse_op_list(o.op, &p.ops) != SL_OK)
-        rc = CLI_EXIT_USAGE;
+    if (rc == CLI_EXIT_OK)
+        rc = cli_get_backends("verify", &args, cli_built_backends(), &p.backends);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_get_types(&args, ~0u, &p.types);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_get_ops(&args, ~0u, &p.ops);
     if (rc == CLI_EXIT_OK && o.dist && verify_parse_dist_list(o.dist, &p.dists) != SL_OK)
         rc = CLI_EXIT_USAGE;
     void *data = NULL, *keep = NULL;
@@ -428,17 +388,17 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
         p.kept = &kept;
     }
     if (rc == CLI_EXIT_OK)
-        rc = pick_seed(&o, &p.seed);
+        rc = cli_get_seed("verify", &args, &p.seed);
     if (rc == CLI_EXIT_OK)
-        rc = parse_numbers(&o, &p, n, &sizes);
+        rc = parse_numbers(&args, &o, &p, n, &sizes);
     if (rc == CLI_EXIT_OK) {
         if (o.input)
             fprintf(stderr, "scanlab: verify: input %s (%zu elements)\n", o.input, n);
         else
-            fprintf(stderr, "scanlab: verify: seed %" PRIu64 " (replay with --seed %" PRIu64 ")\n",
-                    p.seed, p.seed);
+            cli_print_seed("verify", p.seed);
         rc = verify_run_plan(&p, out);
-        if (o.coverage && rc != CLI_EXIT_USAGE && report_kcov_print(out, p.algos, p.algo_count) != SL_OK)
+        if (args.set[OPT_COVERAGE] && rc != CLI_EXIT_USAGE &&
+            report_kcov_print(out, p.algos, p.algo_count) != SL_OK)
             rc = CLI_EXIT_FAILED;
         if (o.output && rc != CLI_EXIT_USAGE) {
             int wrc = write_output(&o, &p, keep, kept, out_len);
@@ -450,6 +410,7 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
     free(data);
     free(sizes);
     free(sel);
+    cli_args_free(&args);
     return rc;
 }
 

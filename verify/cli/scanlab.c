@@ -1,9 +1,11 @@
 /* scanlab: verify and analyse parallel prefix-sum algorithms. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/formats/output.h"
 #include "config.h"
 
 typedef struct {
@@ -28,27 +30,57 @@ static void usage(FILE *f)
     fprintf(f, "usage: scanlab <command> [options]\n       scanlab --help | --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'scanlab <command> --help' describes a command's options.\n");
+    fprintf(f, "\n'scanlab <command> --help' describes a command's options.\n"
+               "exit status: 0 every check passed, 1 a check failed, 2 the command was used "
+               "wrongly\n");
+}
+
+/* Whether everything written to stdout got there: a full disk or a closed
+ * pipe shows only when the buffer is flushed, and in the close. */
+static bool stdout_failed(int *err)
+{
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout);
+    *err = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        *err = errno;
+    }
+    return bad;
+}
+
+/* The command's status, made 1 when its output did not reach stdout. */
+static int finish(const char *cmd, int rc)
+{
+    int err = 0;
+    if (stdout_failed(&err)) {
+        fprintf(stderr, "scanlab: %s: cannot write to stdout: %s\n", cmd,
+                err ? strerror(err) : "an earlier write failed");
+        if (rc == CLI_EXIT_OK)
+            rc = CLI_EXIT_FAILED;
+    }
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
+    verify_output_handle_signals();
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return CLI_EXIT_OK;
+        return finish("help", CLI_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("scanlab %s (cuda %s, openmp %s)\n", SCANLAB_VERSION, SCANLAB_HAVE_CUDA ? "yes" : "no",
                SCANLAB_HAVE_OPENMP ? "yes" : "no");
-        return CLI_EXIT_OK;
+        return finish("version", CLI_EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return finish(commands[i].name, commands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "scanlab: unknown command '%s' (valid:", argv[1]);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(stderr, " %s", commands[i].name);

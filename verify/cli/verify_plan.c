@@ -2,16 +2,15 @@
  * and cases, run the cases (in parallel with --jobs, results kept in plan
  * order), and print the verdict per group. */
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "verify/cli/cli.h"
+#include "verify/cli/progress.h"
 #include "verify/cli/verify_plan.h"
 #include "verify/formats/json.h"
-
-/* How often, in finished cases, progress is redrawn on a terminal. */
-enum { PROGRESS_EVERY = 64 };
 
 typedef struct {
     const verify_algo *algo;
@@ -40,7 +39,7 @@ typedef struct {
     const expansion *x;
     verify_case_result *results;
     size_t next, done;
-    bool progress;
+    cli_progress progress;
     pthread_mutex_t lock;   /* next, done, progress output */
     pthread_mutex_t device; /* one case at a time on the simulator and the GPU */
 } pool;
@@ -142,8 +141,10 @@ static void run_task(pool *p, size_t i)
 {
     const task *t = &p->x->tasks[i];
     const group *g = &p->x->groups[t->group];
-    verify_case c = {g->algo, g->backend, g->type, g->op, g->exclusive, t->dist, t->n,
-                     p->plan->seed, p->plan->repeat};
+    verify_case c = {.algo = g->algo, .backend = g->backend, .type = g->type, .op = g->op,
+                     .exclusive = g->exclusive, .dist = t->dist, .n = t->n, .seed = p->plan->seed,
+                     .repeat = p->plan->repeat, .block = p->plan->block, .param = p->plan->param,
+                     .allow_races = p->plan->allow_races};
     /* The simulator and the GPU are process-wide: one case at a time. */
     bool serial = g->backend == SL_SIM || g->backend == SL_CUDA;
     if (serial)
@@ -166,8 +167,10 @@ static void *worker(void *arg)
         run_task(p, i);
         pthread_mutex_lock(&p->lock);
         p->done++;
-        if (p->progress && (p->done % PROGRESS_EVERY == 0 || p->done == p->x->ntasks))
-            fprintf(stderr, "\rverify: %zu/%zu cases", p->done, p->x->ntasks);
+        const group *g = &p->x->groups[p->x->tasks[i].group];
+        char what[128];
+        snprintf(what, sizeof what, "%s on %s", g->algo->name, verify_backend_name(g->backend));
+        cli_progress_update(&p->progress, p->done, what);
         pthread_mutex_unlock(&p->lock);
     }
 }
@@ -186,8 +189,7 @@ static void run_all(pool *p, int jobs)
     worker(p); /* the calling thread works too; with jobs = 1 it is alone */
     for (int j = 0; j < started; j++)
         pthread_join(tid[j], NULL);
-    if (p->progress)
-        fprintf(stderr, "\r%40s\r", "");
+    cli_progress_end(&p->progress);
     pthread_mutex_destroy(&p->lock);
     pthread_mutex_destroy(&p->device);
 }
@@ -271,12 +273,19 @@ static void shell_word(const char *path, char *buf, size_t size)
 
 static void replay(const verify_plan *p, const group *g, const task *t, char *buf, size_t size)
 {
-    char rep[32] = "";
+    char rep[96] = "";
+    int len = 0;
     if (p->repeat > 1)
-        snprintf(rep, sizeof rep, " --repeat %d", p->repeat);
+        len += snprintf(rep + len, sizeof rep - (size_t)len, " --repeat %d", p->repeat);
+    if (p->block)
+        len += snprintf(rep + len, sizeof rep - (size_t)len, " --block %d", p->block);
+    if (p->param)
+        len += snprintf(rep + len, sizeof rep - (size_t)len, " --param %d", p->param);
+    if (p->allow_races)
+        snprintf(rep + len, sizeof rep - (size_t)len, " --allow-races");
     if (p->input) {
         /* --type stays: a raw file needs it, and a .npy agrees with it */
-        char word[400];
+        char word[2 * PATH_MAX];
         shell_word(p->input, word, sizeof word);
         snprintf(buf, size, "scanlab verify --algo %s --backend %s --type %s --op %s%s --input %s%s",
                  g->algo->name, verify_backend_name(g->backend), verify_type_name(g->type),
@@ -292,43 +301,25 @@ static void replay(const verify_plan *p, const group *g, const task *t, char *bu
              t->n, verify_dist_name(t->dist), p->seed, rep);
 }
 
-/* One sentence on what went wrong in a failed case. */
-static void describe(const group *g, const verify_case_result *r, char *buf, size_t size)
+/* The statuses that make a line SKIPPED, in the order the summary names
+ * them. */
+static const sl_status skip_reasons[] = {SL_ERR_NO_GPU, SL_ERR_UNSUPPORTED};
+enum { SKIP_REASONS = sizeof skip_reasons / sizeof skip_reasons[0] };
+
+/* Skipped lines per reason into why[]; returns their total. */
+static size_t count_skips(const pool *p, size_t why[SKIP_REASONS])
 {
-    char e[96], got[96];
-    const verify_mismatch *m = &r->mismatch;
-    if (r->status != SL_ERR_CHECK) {
-        snprintf(buf, size, "stopped with an error: %s", sl_status_str(r->status));
-        return;
+    size_t total = 0;
+    memset(why, 0, SKIP_REASONS * sizeof *why);
+    for (size_t i = 0; i < p->x->ngroups; i++) {
+        line l = summarise(p, &p->x->groups[i]);
+        if (l.verdict != LINE_SKIPPED)
+            continue;
+        total++;
+        for (int k = 0; k < SKIP_REASONS; k++)
+            why[k] += l.skip == skip_reasons[k];
     }
-    verify_format_value(r->value_type, m->expected, e, sizeof e);
-    verify_format_value(r->value_type, m->got, got, sizeof got);
-    switch (r->where) {
-    case VERIFY_WHERE_COUNT: {
-        uint64_t ce, cg;
-        memcpy(&ce, m->expected, sizeof ce);
-        memcpy(&cg, m->got, sizeof cg);
-        snprintf(buf, size, "output count differs: expected %" PRIu64 ", got %" PRIu64, ce, cg);
-        break;
-    }
-    case VERIFY_WHERE_BEFORE:
-        snprintf(buf, size, "wrote outside its output, %zu element(s) before out[0]", m->index);
-        break;
-    case VERIFY_WHERE_AFTER:
-        snprintf(buf, size, "wrote outside its output, at out[%zu]", m->index);
-        break;
-    case VERIFY_WHERE_INPUT:
-        snprintf(buf, size, "modified its input at index %zu: was %s, now %s", m->index, e, got);
-        break;
-    default:
-        if (r->exact)
-            snprintf(buf, size, "first difference at index %zu: expected %s, got %s", m->index, e,
-                     got);
-        else
-            snprintf(buf, size,
-                     "first failure at index %zu: exact %s, got %s: eta %.4g over the bound %.4g",
-                     m->index, e, got, m->eta, m->bound);
-    }
+    return total;
 }
 
 static void print_table(const pool *p, FILE *out)
@@ -363,8 +354,8 @@ static void print_table(const pool *p, FILE *out)
         if (l.verdict == LINE_FAILED) {
             const task *t = &x->tasks[l.fail];
             const verify_case_result *r = &p->results[l.fail];
-            char what[512], cmd[512];
-            describe(g, r, what, sizeof what);
+            char what[VERIFY_FINDINGS_TEXT], cmd[3 * PATH_MAX];
+            verify_describe_result(r, what, sizeof what);
             replay(p->plan, g, t, cmd, sizeof cmd);
             fprintf(out, "    n=%zu dist=%s", t->n, dist_label(p->plan, t));
             if (p->plan->repeat > 1 && r->status == SL_ERR_CHECK)
@@ -373,6 +364,9 @@ static void print_table(const pool *p, FILE *out)
                 fprintf(out, ": %s\n    replay: %s\n", what, cmd);
             else
                 fprintf(out, ": %s\n    seed %" PRIu64 "; replay: %s\n", what, p->plan->seed, cmd);
+            /* the sites as compilers print them, for editors and CI */
+            if (r->findings_text[0])
+                fputs(r->findings_text, stderr);
         }
     }
     if (p->plan->input)
@@ -381,6 +375,17 @@ static void print_table(const pool *p, FILE *out)
     else
         fprintf(out, "\n%zu OK, %zu FAILED, %zu SKIPPED (seed %" PRIu64 ")\n", count[LINE_OK],
                 count[LINE_FAILED], count[LINE_SKIPPED], p->plan->seed);
+    size_t why[SKIP_REASONS];
+    if (count_skips(p, why)) {
+        fprintf(out, "skipped:");
+        const char *sep = " ";
+        for (int k = 0; k < SKIP_REASONS; k++)
+            if (why[k]) {
+                fprintf(out, "%s%zu %s", sep, why[k], sl_status_str(skip_reasons[k]));
+                sep = ", ";
+            }
+        fprintf(out, "%s\n", p->plan->fail_on_skip ? " (--fail-on-skip: they fail the run)" : "");
+    }
 }
 
 static void json_failure(json_writer *w, const pool *p, const group *g, size_t fail)
@@ -388,12 +393,12 @@ static void json_failure(json_writer *w, const pool *p, const group *g, size_t f
     const task *t = &p->x->tasks[fail];
     const verify_case_result *r = &p->results[fail];
     static const char *const where_names[] = {"value", "before_output", "after_output", "input",
-                                              "count"};
-    char what[512], dec[64], hex[64];
+                                              "count", "finding"};
+    char what[VERIFY_FINDINGS_TEXT], dec[64], hex[64];
     json_begin_object(w, "first_failure");
     json_uint(w, "n", t->n);
     json_string(w, "dist", dist_label(p->plan, t));
-    describe(g, r, what, sizeof what);
+    verify_describe_result(r, what, sizeof what);
     json_string(w, "message", what);
     if (r->status == SL_ERR_CHECK) {
         json_int(w, "run", r->run);
@@ -413,6 +418,15 @@ static void json_failure(json_writer *w, const pool *p, const group *g, size_t f
     } else {
         json_string(w, "error", sl_status_str(r->status));
     }
+    json_begin_array(w, "findings");
+    for (const char *ln = r->findings_text; *ln;) {
+        size_t len = strcspn(ln, "\n");
+        char buf[VERIFY_FINDINGS_TEXT];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, ln);
+        json_string(w, NULL, buf);
+        ln += len + (ln[len] == '\n');
+    }
+    json_end_array(w);
     json_end_object(w);
 }
 
@@ -430,6 +444,7 @@ static void print_json(const pool *p, FILE *out)
         json_null(&w, "input");
     }
     json_int(&w, "repeat", p->plan->repeat);
+    json_uint(&w, "memory_estimate_bytes", p->plan->peak_bytes);
     json_begin_array(&w, "results");
     for (size_t i = 0; i < p->x->ngroups; i++) {
         const group *g = &p->x->groups[i];
@@ -451,7 +466,7 @@ static void print_json(const pool *p, FILE *out)
         else
             json_null(&w, "max_eta");
         if (l.verdict == LINE_FAILED) {
-            char cmd[512];
+            char cmd[3 * PATH_MAX];
             json_failure(&w, p, g, l.fail);
             replay(p->plan, g, &p->x->tasks[l.fail], cmd, sizeof cmd);
             json_string(&w, "replay", cmd);
@@ -466,6 +481,21 @@ static void print_json(const pool *p, FILE *out)
         json_end_object(&w);
     }
     json_end_array(&w);
+    size_t count[3] = {0, 0, 0}, why[SKIP_REASONS];
+    for (size_t i = 0; i < p->x->ngroups; i++)
+        count[summarise(p, &p->x->groups[i]).verdict]++;
+    count_skips(p, why);
+    json_begin_object(&w, "summary");
+    json_uint(&w, "ok", count[LINE_OK]);
+    json_uint(&w, "failed", count[LINE_FAILED]);
+    json_uint(&w, "skipped", count[LINE_SKIPPED]);
+    json_begin_object(&w, "skip_reasons");
+    for (int k = 0; k < SKIP_REASONS; k++)
+        if (why[k])
+            json_uint(&w, sl_status_str(skip_reasons[k]), why[k]);
+    json_end_object(&w);
+    json_bool(&w, "fail_on_skip", p->plan->fail_on_skip);
+    json_end_object(&w);
     json_end_object(&w);
     json_finish(&w);
 }
@@ -485,7 +515,8 @@ int verify_run_plan(const verify_plan *plan, FILE *out)
         return cli_usage_error("verify: the selection has no algorithm, backend, type and "
                                "operator that go together");
     }
-    pool p = {.plan = plan, .x = &x, .progress = cli_stderr_is_tty()};
+    pool p = {.plan = plan, .x = &x};
+    cli_progress_start(&p.progress, "verify", "cases", x.ntasks);
     p.results = calloc(x.ntasks ? x.ntasks : 1, sizeof *p.results);
     if (!p.results) {
         free(x.groups);
@@ -497,9 +528,11 @@ int verify_run_plan(const verify_plan *plan, FILE *out)
     if (plan->kept)
         *plan->kept = x.ntasks == 1 && p.results[0].kept;
     int code = CLI_EXIT_OK;
-    for (size_t i = 0; i < x.ngroups; i++)
-        if (summarise(&p, &x.groups[i]).verdict == LINE_FAILED)
+    for (size_t i = 0; i < x.ngroups; i++) {
+        line l = summarise(&p, &x.groups[i]);
+        if (l.verdict == LINE_FAILED || (l.verdict == LINE_SKIPPED && plan->fail_on_skip))
             code = CLI_EXIT_FAILED;
+    }
     if (plan->json)
         print_json(&p, out);
     else

@@ -19,7 +19,11 @@ typedef struct {
     uint64_t seed;
     int jobs;                        /* cases run at once, >= 1 */
     int repeat;                      /* >= 1 */
+    int block, param;                /* kernels: threads per block, own parameter (0: default) */
+    bool allow_races;                /* sim: a race alone does not fail a case */
+    bool fail_on_skip;               /* a skipped line fails the run (exit 1) */
     bool json;
+    uint64_t peak_bytes;             /* the estimated peak memory (JSON: memory_estimate_bytes) */
     /* User data (--input): every case scans data[0..sizes[0]) instead of a
      * generated input; sizes holds that one size, and failures replay with
      * '--input input' instead of sizes, distribution and seed. */
@@ -32,8 +36,10 @@ typedef struct {
 } verify_plan;
 
 /* Run every case of the plan and print one line per group on out (or one
- * JSON document with plan->json). Returns the exit status: 0 everything ran
- * passed (skips included), 1 a check or a run failed, 2 the plan selects
+ * JSON document with plan->json), and a summary that counts the skipped
+ * lines by reason. Returns the exit status: 0 everything that ran passed
+ * (skips included unless plan->fail_on_skip), 1 a check or a run failed
+ * (or, with fail_on_skip, a line was skipped), 2 the plan selects
  * nothing. */
 int verify_run_plan(const verify_plan *plan, FILE *out);
 

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "verify/formats/output.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "npy.c reads and writes little-endian data in place: port it to this host first"
@@ -254,18 +257,32 @@ static sl_status read_data(FILE *f, const char *path, size_t n, size_t elem, lon
     return SL_OK;
 }
 
+/* Open a regular file for reading. O_NONBLOCK: opening a FIFO (or a
+ * device) must not wait for a writer; what is not a regular file is
+ * refused before anything is read from it. */
 static FILE *open_read(const char *path, sl_status *st, char *why, size_t why_size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
         *st = fail(SL_ERR_IO, why, why_size, "%s: %s", path, strerror(errno));
         return NULL;
     }
     struct stat sb;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fclose(f);
-        *st = fail(SL_ERR_ARG, why, why_size, "%s: not a regular file", path);
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        *st = fail(SL_ERR_ARG, why, why_size, "%s: not a regular file (%s)", path,
+                   S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISDIR(sb.st_mode) ? "a directory"
+                   : S_ISCHR(sb.st_mode) ? "a character device" : S_ISSOCK(sb.st_mode) ? "a socket"
+                   : "a device");
         return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        *st = fail(SL_ERR_NOMEM, why, why_size, "%s: %s", path, strerror(errno));
+        close(fd);
     }
     return f;
 }
@@ -337,15 +354,10 @@ sl_status verify_npy_read(const char *path, sl_type *type, void **data, size_t *
     return st;
 }
 
-sl_status verify_raw_read(const char *path, sl_type t, void **data, size_t *n, char *why,
-                          size_t why_size)
+static sl_status raw_read_from(FILE *f, const char *path, sl_type t, void **data, size_t *n,
+                               char *why, size_t why_size)
 {
-    if (t >= SL_TYPE_COUNT)
-        return fail(SL_ERR_ARG, why, why_size, "%s: a raw file needs its element type", path);
     sl_status st;
-    FILE *f = open_read(path, &st, why, why_size);
-    if (!f)
-        return st;
     struct stat sb;
     size_t elem = SL_TYPE_SIZE(t);
     if (fstat(fileno(f), &sb) != 0) {
@@ -358,6 +370,19 @@ sl_status verify_raw_read(const char *path, sl_type t, void **data, size_t *n, c
         *n = (size_t)((unsigned long long)sb.st_size / elem);
         st = read_data(f, path, *n, elem, 0, data, why, why_size);
     }
+    return st;
+}
+
+sl_status verify_raw_read(const char *path, sl_type t, void **data, size_t *n, char *why,
+                          size_t why_size)
+{
+    if (t >= SL_TYPE_COUNT)
+        return fail(SL_ERR_ARG, why, why_size, "%s: a raw file needs its element type", path);
+    sl_status st;
+    FILE *f = open_read(path, &st, why, why_size);
+    if (!f)
+        return st;
+    st = raw_read_from(f, path, t, data, n, why, why_size);
     fclose(f);
     return st;
 }
@@ -369,17 +394,22 @@ sl_status verify_array_read(const char *path, sl_type raw_type, sl_type *type, v
     FILE *f = open_read(path, &st, why, why_size);
     if (!f)
         return st;
+    /* one open: the file read is the file whose magic was looked at */
     char magic[sizeof NPY_MAGIC];
     bool npy = fread(magic, 1, sizeof magic, f) == sizeof magic &&
                memcmp(magic, NPY_MAGIC, sizeof magic) == 0;
+    rewind(f);
+    if (npy) {
+        st = npy_read_from(f, path, type, data, n, why, why_size);
+    } else if (raw_type >= SL_TYPE_COUNT) {
+        st = fail(SL_ERR_ARG, why, why_size,
+                  "%s: not a .npy file (bad magic); give --type to read it as raw binary", path);
+    } else {
+        *type = raw_type;
+        st = raw_read_from(f, path, raw_type, data, n, why, why_size);
+    }
     fclose(f);
-    if (npy)
-        return verify_npy_read(path, type, data, n, why, why_size);
-    if (raw_type >= SL_TYPE_COUNT)
-        return fail(SL_ERR_ARG, why, why_size,
-                    "%s: not a .npy file (bad magic); give --type to read it as raw binary", path);
-    *type = raw_type;
-    return verify_raw_read(path, raw_type, data, n, why, why_size);
+    return st;
 }
 
 /* --- writing -------------------------------------------------------------- */
@@ -406,40 +436,7 @@ sl_status verify_npy_write(const char *path, sl_type t, const void *data, size_t
     memset(head + NPY_PREAMBLE_V1 + dlen, ' ', hlen - (size_t)dlen - 1);
     head[padded - 1] = '\n';
 
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
-    if (!tmp)
-        return fail(SL_ERR_NOMEM, why, why_size, "%s: out of memory", path);
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        sl_status s = fail(SL_ERR_IO, why, why_size, "%s: cannot create a file there: %s", path,
-                           strerror(errno));
-        free(tmp);
-        return s;
-    }
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return fail(SL_ERR_IO, why, why_size, "%s: %s", path, strerror(errno));
-    }
-    size_t bytes = n * SL_TYPE_SIZE(t);
-    bool ok = fwrite(head, 1, padded, f) == padded && (bytes == 0 || fwrite(data, 1, bytes, f) == bytes);
-    ok = ok && fflush(f) == 0;
-    /* mkstemp makes the file private; give it the usual permissions. */
-    ok = ok && fchmod(fileno(f), S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) == 0;
-    int err = errno;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        if (ok)
-            err = errno;
-        unlink(tmp);
-        free(tmp);
-        return fail(SL_ERR_IO, why, why_size, "%s: cannot write: %s", path, strerror(err));
-    }
-    free(tmp);
-    return SL_OK;
+    const void *parts[2] = {head, data};
+    size_t sizes[2] = {padded, n * SL_TYPE_SIZE(t)};
+    return verify_output_write(path, parts, sizes, 2, why, why_size);
 }

@@ -6,8 +6,9 @@
  * newline) into why[0..why_size) and returns SL_ERR_ARG when the file's
  * contents are not acceptable (bad magic, unparsable header, unsupported
  * dtype, Fortran order, shape not 1-D or not matching the data, truncated,
- * trailing bytes) or SL_ERR_IO when the operating system refused (open,
- * read, write, rename). */
+ * trailing bytes, not a regular file: a FIFO, a directory, a device, which
+ * are never opened blocking) or SL_ERR_IO when the operating system
+ * refused (open, read, write). */
 #ifndef SCANLAB_NPY_H
 #define SCANLAB_NPY_H
 
@@ -31,9 +32,10 @@ sl_status verify_raw_read(const char *path, sl_type t, void **data, size_t *n, c
 sl_status verify_array_read(const char *path, sl_type raw_type, sl_type *type, void **data,
                             size_t *n, char *why, size_t why_size);
 
-/* Write data[0..n) of type t as a version 1.0 .npy file. The file appears
- * whole or not at all: it is written to a temporary file in the same
- * directory and renamed over path. */
+/* Write data[0..n) of type t as a version 1.0 .npy file, through
+ * verify_output_write (verify/formats/output.h): an existing file is
+ * written in place (its mode and links kept), a new one appears whole or
+ * not at all, a character device or a FIFO with a reader is a stream. */
 sl_status verify_npy_write(const char *path, sl_type t, const void *data, size_t n, char *why,
                            size_t why_size);
 

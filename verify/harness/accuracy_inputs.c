@@ -64,9 +64,11 @@ static double store(sl_type t, void *out, size_t i, double v)
  * r * 2^e with r uniform in [-1, 1) and e uniform in [0, b] (the first at
  * 2^b, the last at 2^0); the second half lets e fall linearly from b to 0
  * and subtracts the running sum, so the total ends near 2^0 while sum |x|
- * is about 2^b times a factor that grows with n / b. Returns the condition
- * number made, from a double-double running sum (exact enough up to about
- * 2^100). */
+ * is about 2^b times a factor that grows with n / b. The total is the last
+ * term's r: it is drawn with 0.5 <= |r| < 1, since an r near 0 would
+ * multiply the condition number by up to 1/|r| whatever b is, beyond what
+ * the correction of b can undo. Returns the condition number made, from a double-double
+ * running sum (exact enough up to about 2^100). */
 static double gen_sum(sl_type t, int b, uint64_t seed, size_t n, void *out)
 {
     verify_rng r;
@@ -75,6 +77,8 @@ static double gen_sum(sl_type t, int b, uint64_t seed, size_t n, void *out)
     double hi = 0.0, lo = 0.0, abs_sum = 0.0;
     for (size_t i = 0; i < n; i++) {
         double x, unit = 2.0 * verify_rng_unit(&r) - 1.0;
+        if (i + 1 == n && n > 1) /* the total: away from 0 */
+            unit = copysign(0.5 + 0.5 * fabs(unit), unit);
         if (i < half) {
             int e = i == 0 ? b : i + 1 == half ? 0 : (int)verify_rng_below(&r, (uint64_t)b + 1);
             x = ldexp(unit, e);

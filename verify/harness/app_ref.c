@@ -66,12 +66,12 @@ sl_status verify_app_reference(sl_algo_kind kind, sl_type t, const void *in, siz
     return st;
 }
 
-size_t verify_app_mismatches(sl_algo_kind kind, sl_type t, size_t n, const void *ref, const void *got,
-                             size_t *first_bad)
+size_t verify_app_mismatches(sl_algo_kind kind, sl_type t, size_t n, int param, const void *ref,
+                             const void *got, size_t *first_bad)
 {
     size_t elem = 0, cap = 0, bad = 0;
     uint64_t want, have;
-    if (verify_app_layout(kind, t, n, 0, &elem, &cap) != SL_OK)
+    if (verify_app_layout(kind, t, n, param, &elem, &cap) != SL_OK)
         return 0;
     memcpy(&want, ref, sizeof want);
     memcpy(&have, got, sizeof have);

@@ -20,9 +20,10 @@ sl_status verify_app_reference(sl_algo_kind kind, sl_type t, const void *in, siz
                                void *out);
 
 /* How many of the defined outputs of got differ from ref (both in the
- * output layout), plus one when the counts differ; *first_bad gets the
- * first differing element (0 when only the count differs). */
-size_t verify_app_mismatches(sl_algo_kind kind, sl_type t, size_t n, const void *ref, const void *got,
-                             size_t *first_bad);
+ * output layout of this param), plus one when the counts differ;
+ * *first_bad gets the first differing element (0 when only the count
+ * differs). */
+size_t verify_app_mismatches(sl_algo_kind kind, sl_type t, size_t n, int param, const void *ref,
+                             const void *got, size_t *first_bad);
 
 #endif

@@ -121,7 +121,7 @@ const char *sl_status_str(sl_status s)
     case SL_ERR_NO_GPU: return "no GPU present";
     case SL_ERR_CUDA: return "CUDA error";
     case SL_ERR_TIMEOUT: return "GPU spin timed out";
-    case SL_ERR_SIM: return "simulator stopped the kernel";
+    case SL_ERR_SIM: return "the simulator found an error in the kernel";
     case SL_ERR_IO: return "I/O error";
     case SL_ERR_CHECK: return "check failed";
     }

@@ -26,6 +26,13 @@ static void record(verify_mismatch *m, sl_type t, const void *expected, const vo
     memcpy(m->got, (const unsigned char *)got + i * es, es);
 }
 
+/* Whether element i of a float array is a NaN (any sign, payload, quiet
+ * or signalling). */
+static bool is_nan_at(sl_type t, const void *p, size_t i)
+{
+    return SL_TYPE_IS_FLOAT(t) && isnan(load_float(t, p, i));
+}
+
 bool verify_compare_exact(sl_type t, const void *expected, const void *got, size_t n,
                           verify_mismatch *m)
 {
@@ -36,7 +43,8 @@ bool verify_compare_exact(sl_type t, const void *expected, const void *got, size
         return true;
     const unsigned char *e = expected, *g = got;
     for (size_t i = 0; i < n; i++)
-        if (memcmp(e + i * es, g + i * es, es) != 0) {
+        if (memcmp(e + i * es, g + i * es, es) != 0 &&
+            !(is_nan_at(t, expected, i) && is_nan_at(t, got, i))) {
             record(m, t, expected, got, i);
             return false;
         }
@@ -80,6 +88,8 @@ bool verify_compare_bound(sl_type t, const void *exact, const void *got, const d
         if (memcmp((const unsigned char *)exact + i * es, (const unsigned char *)got + i * es, es) == 0)
             continue;
         double x = load_float(t, exact, i), y = load_float(t, got, i);
+        if (isnan(x) && isnan(y)) /* a NaN is a NaN, whatever its sign and payload */
+            continue;
         double eta = verify_eta(t, x, y, abs_prefix[i]);
         if (eta > worst || eta != eta)
             worst = eta == eta ? eta : INFINITY;

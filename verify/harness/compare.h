@@ -22,8 +22,10 @@ typedef struct {
 } verify_mismatch;
 
 /* Compare n elements of type t bit for bit. Returns true when equal;
- * otherwise fills *m (when not NULL) with the first differing index. NaNs
- * compare by their bits: a NaN equals only the same NaN. */
+ * otherwise fills *m (when not NULL) with the first differing index. A NaN
+ * equals any NaN, whatever its sign, payload, quiet or signalling: which
+ * NaN an operation makes is not promised by IEEE 754 (nor the same on
+ * every backend). */
 bool verify_compare_exact(sl_type t, const void *expected, const void *got, size_t n,
                           verify_mismatch *m);
 
@@ -43,7 +45,9 @@ double verify_eta(sl_type t, double exact, double got, double abs_prefix);
  * with gamma(D) = D u / (1 - D u) (the classical bound for D roundings; D u
  * to first order) and D_i = depth[i]. *max_eta receives the largest eta
  * seen (0 for n = 0). Returns true when every output passes; otherwise
- * fills *m with the first failing index. A NaN result always fails. */
+ * fills *m with the first failing index. A NaN result passes where the
+ * exact result is a NaN too (inf + -inf, a NaN input), and fails
+ * elsewhere. */
 bool verify_compare_bound(sl_type t, const void *exact, const void *got, const double *abs_prefix,
                           const size_t *depth, size_t n, double *max_eta, verify_mismatch *m);
 

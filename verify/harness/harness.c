@@ -2,6 +2,7 @@
  * reference, run the algorithm (repeatedly for --repeat) and check it. */
 #include "verify/harness/harness.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,11 +10,66 @@
 #include "cpu/cpu.h"
 #include "cuda/apps/app_defs.h"
 #include "verify/harness/ref_exact.h"
+#include "model/model.h"
 
 /* Bytes that fill the guard zones around an output buffer. */
 #define GUARD_BYTE 0x5a
 
 bool verify_status_is_skip(sl_status st) { return st == SL_ERR_NO_GPU || st == SL_ERR_UNSUPPORTED; }
+
+static bool allow_races_default;
+
+void verify_set_allow_races(bool allow) { allow_races_default = allow; }
+
+/* Keep the findings of s as text in r: whole lines, as many as fit. */
+static void keep_findings_text(const model_stats *s, verify_case_result *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return;
+    model_print_findings(f, s);
+    if (fclose(f) != 0 || !text) {
+        free(text);
+        return;
+    }
+    size_t keep = len < sizeof r->findings_text ? len : sizeof r->findings_text - 1;
+    if (keep < len) /* cut after the last whole line that fits */
+        while (keep > 0 && text[keep - 1] != '\n')
+            keep--;
+    memcpy(r->findings_text, text, keep);
+    r->findings_text[keep] = '\0';
+    free(text);
+}
+
+/* Run the case's algorithm once. On the simulator the run gets its own
+ * counts, so that what the simulator found (a race, an out-of-bounds
+ * access, ...) fails the case like a wrong value: SL_ERR_SIM with the
+ * sites in r->findings_text. Races alone pass when they are allowed. */
+static sl_status run_algo(const verify_case *c, sl_scan_args *args, verify_case_result *r)
+{
+    if (c->backend != SL_SIM)
+        return c->algo->run[c->backend](args);
+    model_stats s;
+    model_stats_init(&s);
+    s.cfg.quiet = true;
+    args->sim = &s;
+    sl_status st = c->algo->run[SL_SIM](args);
+    args->sim = NULL;
+    bool allow = c->allow_races || allow_races_default;
+    uint64_t found = model_findings(&s, allow);
+    r->races += s.races;
+    if (found && (st == SL_OK || st == SL_ERR_SIM)) {
+        r->findings += found;
+        r->where = VERIFY_WHERE_FINDING;
+        if (!r->findings_text[0])
+            keep_findings_text(&s, r);
+        st = SL_ERR_SIM;
+    }
+    model_stats_free(&s);
+    return st;
+}
 
 typedef struct {
     unsigned char *in, *in_copy, *ref, *poison, *first, *out_block;
@@ -169,7 +225,7 @@ static sl_status run_checked(const verify_case *c, const case_io *io, buffers *b
     size_t es = SL_TYPE_SIZE(c->type);
     unsigned char *out = b->out_block + VERIFY_GUARD_ELEMS * es;
     sl_scan_args args = {.type = c->type, .op = c->op, .exclusive = c->exclusive && !is_reduce(c),
-                         .in = b->in, .out = out, .n = c->n};
+                         .in = b->in, .out = out, .n = c->n, .block = c->block, .param = c->param};
     if (is_float_add(c))
         for (size_t i = 0; i < len; i++)
             b->depth[i] = depth_of(c, &args, i);
@@ -181,9 +237,11 @@ static sl_status run_checked(const verify_case *c, const case_io *io, buffers *b
     for (int run = 0; run < repeat; run++) {
         memset(b->out_block, GUARD_BYTE, (len + 2 * VERIFY_GUARD_ELEMS) * es);
         memcpy(out, b->poison, len * es);
-        sl_status st = c->algo->run[c->backend](&args);
-        if (st != SL_OK)
+        sl_status st = run_algo(c, &args, r);
+        if (st != SL_OK) {
+            r->run = run;
             return st;
+        }
         if (run == 0 && io->keep) {
             memcpy(io->keep, out, len * es);
             r->kept = true;
@@ -268,7 +326,7 @@ static sl_status run_app_case(const verify_case *c, const case_io *io, verify_ca
     if (c->op != SL_ADD)
         return SL_ERR_UNSUPPORTED;
     r->value_type = c->algo->kind == SL_KIND_PACK ? SL_I64 : c->type;
-    b.out_bytes = verify_app_out_bytes(c->algo->kind, c->type, c->n, 0);
+    b.out_bytes = verify_app_out_bytes(c->algo->kind, c->type, c->n, c->param);
     if (b.out_bytes == 0)
         return SL_ERR_NOMEM;
     b.in_bytes = c->n * es;
@@ -283,19 +341,22 @@ static sl_status run_app_case(const verify_case *c, const case_io *io, verify_ca
     if (st == SL_OK) {
         memcpy(b.in_copy, b.in, b.in_bytes);
         memset(b.ref, 0, b.out_bytes);
-        st = verify_app_reference(c->algo->kind, c->type, b.in, c->n, 0, b.ref);
+        st = verify_app_reference(c->algo->kind, c->type, b.in, c->n, c->param, b.ref);
     }
     unsigned char *out = b.block + g;
-    sl_scan_args args = {.type = c->type, .op = c->op, .in = b.in, .out = out, .n = c->n};
+    sl_scan_args args = {.type = c->type, .op = c->op, .in = b.in, .out = out, .n = c->n,
+                         .block = c->block, .param = c->param};
     int repeat = c->repeat < 1 ? 1 : c->repeat;
     for (int run = 0; run < repeat && st == SL_OK; run++) {
         memset(b.block, GUARD_BYTE, b.out_bytes + 2 * g);
         /* the complement of the reference: nothing passes unwritten */
         for (size_t k = 0; k < b.out_bytes; k++)
             out[k] = (unsigned char)~b.ref[k];
-        st = c->algo->run[c->backend](&args);
-        if (st != SL_OK)
+        st = run_algo(c, &args, r);
+        if (st != SL_OK) {
+            r->run = run;
             break;
+        }
         if (!check_app_run(c, &b, out, r)) {
             r->run = run;
             st = SL_ERR_CHECK;
@@ -347,4 +408,55 @@ sl_status verify_run_case_on(const verify_case *c, const void *data, void *keep,
         st = run_checked(c, &io, &b, len, r);
     free_buffers(&b);
     return r->status = st;
+}
+
+void verify_describe_result(const verify_case_result *r, char *buf, size_t size)
+{
+    char e[96], got[96];
+    const verify_mismatch *m = &r->mismatch;
+    if (r->status == SL_ERR_SIM && r->findings_text[0]) {
+        /* the first finding; findings_text holds every one */
+        int len = (int)strcspn(r->findings_text, "\n");
+        snprintf(buf, size, "the simulator found %llu error%s: %.*s",
+                 (unsigned long long)r->findings, r->findings == 1 ? "" : "s", len,
+                 r->findings_text);
+        return;
+    }
+    if (r->status == SL_ERR_ARG) {
+        snprintf(buf, size, "the algorithm refused its settings (block size, parameter or size; "
+                            "docs/algorithms.md lists each algorithm's)");
+        return;
+    }
+    if (r->status != SL_ERR_CHECK) {
+        snprintf(buf, size, "stopped with an error: %s", sl_status_str(r->status));
+        return;
+    }
+    verify_format_value(r->value_type, m->expected, e, sizeof e);
+    verify_format_value(r->value_type, m->got, got, sizeof got);
+    switch (r->where) {
+    case VERIFY_WHERE_COUNT: {
+        uint64_t ce, cg;
+        memcpy(&ce, m->expected, sizeof ce);
+        memcpy(&cg, m->got, sizeof cg);
+        snprintf(buf, size, "output count differs: expected %" PRIu64 ", got %" PRIu64, ce, cg);
+        break;
+    }
+    case VERIFY_WHERE_BEFORE:
+        snprintf(buf, size, "wrote outside its output, %zu element(s) before out[0]", m->index);
+        break;
+    case VERIFY_WHERE_AFTER:
+        snprintf(buf, size, "wrote outside its output, at out[%zu]", m->index);
+        break;
+    case VERIFY_WHERE_INPUT:
+        snprintf(buf, size, "modified its input at index %zu: was %s, now %s", m->index, e, got);
+        break;
+    default:
+        if (r->exact)
+            snprintf(buf, size, "first difference at index %zu: expected %s, got %s", m->index, e,
+                     got);
+        else
+            snprintf(buf, size,
+                     "first failure at index %zu: exact %s, got %s: eta %.4g over the bound %.4g",
+                     m->index, e, got, m->eta, m->bound);
+    }
 }

@@ -27,7 +27,14 @@ typedef struct {
     size_t n;
     uint64_t seed;
     int repeat;     /* runs of the algorithm on the same input, >= 1 */
+    int block;      /* threads per block for kernels; 0 = the algorithm's default */
+    int param;      /* the algorithm's own parameter; 0 = its default */
+    bool allow_races; /* sim: a race alone does not fail the case (see also
+                       * verify_set_allow_races) */
 } verify_case;
+
+/* Room for the simulator's findings of one case, as text. */
+#define VERIFY_FINDINGS_TEXT 2048
 
 typedef enum {
     VERIFY_WHERE_VALUE,  /* an output differs from the reference */
@@ -35,12 +42,18 @@ typedef enum {
     VERIFY_WHERE_AFTER,  /* it wrote past its last output (mismatch.index = offset from out) */
     VERIFY_WHERE_INPUT,  /* it modified its input (mismatch.index) */
     VERIFY_WHERE_COUNT,  /* an application's count differs (mismatch values: uint64_t) */
+    VERIFY_WHERE_FINDING, /* sim: the simulator found a race, barrier divergence, an
+                           * out-of-bounds or misaligned access, a deadlock or an
+                           * undefined warp operation (findings_text names the sites) */
 } verify_where;
 
 typedef struct {
     /* SL_OK passed; SL_ERR_CHECK a check failed (see mismatch, where, run);
-     * SL_ERR_NO_GPU or SL_ERR_UNSUPPORTED: the combination cannot run here
-     * (a skip); anything else: the algorithm or the harness failed. */
+     * SL_ERR_SIM the simulator found an error in the kernel, whether it
+     * stopped the kernel or not (where is VERIFY_WHERE_FINDING and
+     * findings_text names the sites); SL_ERR_NO_GPU or SL_ERR_UNSUPPORTED:
+     * the combination cannot run here (a skip); anything else: the
+     * algorithm or the harness failed. */
     sl_status status;
     bool exact;             /* checked bit for bit (else against the float bound) */
     double max_eta;         /* float bound checks: largest eta over all runs */
@@ -50,7 +63,24 @@ typedef struct {
     verify_mismatch mismatch;
     sl_type value_type;     /* type of the mismatch values (i64 for pack's records) */
     bool kept;              /* run 0's output went to keep (verify_run_case_on) */
+    /* sim backend: what the simulator found over every run */
+    uint64_t races;         /* races seen (allowed or not) */
+    uint64_t findings;      /* findings that fail the case (model_findings) */
+    /* the findings, one "path:line: error: message" line each (the first
+     * ones, cut at a line end when they do not fit); empty when none */
+    char findings_text[VERIFY_FINDINGS_TEXT];
 } verify_case_result;
+
+/* Whether a race alone fails a sim case, for every case of this process
+ * (scanlab's --allow-races; a case's own allow_races also allows them).
+ * Default: races fail. */
+void verify_set_allow_races(bool allow);
+
+/* One sentence (no newline) on what went wrong in a failed case: the
+ * first differing index with both values, a write outside the output, a
+ * modified input, a refused setting, or the simulator's first finding as
+ * "path:line: error: message" (r->findings_text holds them all). */
+void verify_describe_result(const verify_case_result *r, char *buf, size_t size);
 
 /* Whether the skip/fail statuses of a case mean "cannot run here". */
 bool verify_status_is_skip(sl_status st);

@@ -1,0 +1,504 @@
+/* The option table every subcommand parses with (options.h). */
+#include "verify/cli/options.h"
+
+#include <getopt.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "verify/cli/cli.h"
+#include "verify/harness/rng.h"
+#include "verify/harness/sizes.h"
+
+typedef struct {
+    const char *name;  /* --name */
+    char short_name;   /* -x, or 0 */
+    const char *value; /* what the value looks like; NULL for a flag */
+    const char *help;  /* meaning and default */
+} opt_def;
+
+static const opt_def defs[OPT_COUNT] = {
+    [OPT_ALGO] = {"algo", 0, "A[,A...]|all",
+                  "algorithms, as 'scanlab list' names them (default all: every one that runs on "
+                  "the selected backends)"},
+    [OPT_BACKEND] = {"backend", 0, "B[,B...]|all",
+                     "seq, omp, sim, cuda (default all: every backend built here)"},
+    [OPT_TYPE] = {"type", 0, "T[,T...]|all", "element types: i32, i64, f32, f64 (default all)"},
+    [OPT_OP] = {"op", 0, "OP[,OP...]|all",
+                "operators: add, max, min, affine (integers only) (default all)"},
+    [OPT_EXCLUSIVE] = {"exclusive", 0, NULL, "exclusive scans (default: inclusive scans)"},
+    [OPT_BOTH] = {"both", 0, NULL, "inclusive and exclusive scans"},
+    [OPT_N] = {"n", 0, "N[,N...]",
+               "sizes in elements: N or 2^K, a comma-separated list, a range A..B (A, every "
+               "power of two between, and B), or edges[..M] (0-3, 31-33, 1000, 1023-1025, every "
+               "2^k and 2^k+-1 up to M (default 4096), and 3 random sizes from the seed)"},
+    [OPT_DIST] = {"dist", 0, "D[,D...]|all",
+                  "input distributions: uniform (full range), small ([-100, 100]) for integers; "
+                  "uniform01, uniform11, normal, lognormal, ones, illcond for floats"},
+    [OPT_BLOCK] = {"block", 0, "B", "threads per block of a kernel, 1 to 1024 (default: the algorithm's)"},
+    [OPT_PARAM] = {"param", 0, "P",
+                   "the algorithm's own parameter: radix, reduce passes, coarsening, block "
+                   "count, digit bits (docs/algorithms.md; default 0: the algorithm's)"},
+    [OPT_INPUT] = {"input", 0, "FILE",
+                   "the input array instead of generated ones: .npy (1-D, C order, <i4 <i8 <f4 "
+                   "<f8; its dtype is the type) or raw little-endian elements of the one --type"},
+    [OPT_SEED] = {"seed", 0, "S",
+                  "seed of every random input and size (default: the environment variable "
+                  "SCANLAB_SEED, else drawn from the clock); printed on stderr, --seed replays it"},
+    [OPT_JOBS] = {"jobs", 0, "J", "parallelism: how many threads the work uses (default: the CPUs "
+                                  "this process may use)"},
+    [OPT_REPEAT] = {"repeat", 0, "K", "runs of each case on the same input"},
+    [OPT_INPUTS] = {"inputs", 0, "K", "random inputs per size and distribution, 1 to 1000 (default 3)"},
+    [OPT_COND] = {"cond", 0, "C",
+                  "condition number sum|x|/|sum x| of --dist illcond, a finite number >= 1 "
+                  "(default 1e8)"},
+    [OPT_SLOTS] = {"slots", 0, "K", "resident blocks at once (default 8)"},
+    [OPT_ORDER] = {"order", 0, "O", "block dispatch order: in (default), reversed, random (from --seed)"},
+    [OPT_SHARED_LIMIT] = {"shared-limit", 0, "BYTES",
+                          "shared memory per block (default 49152, at most 232448)"},
+    [OPT_QUICK] = {"quick", 0, NULL, "a reduced selection (seconds)"},
+    [OPT_ALLOW_RACES] = {"allow-races", 0, NULL,
+                         "a race the simulator finds does not fail the check (a barrier "
+                         "divergence, an out-of-bounds or misaligned access, a deadlock or an "
+                         "undefined warp operation still does)"},
+    [OPT_FAIL_ON_SKIP] = {"fail-on-skip", 0, NULL,
+                          "a check that cannot run here (no GPU present, not supported) fails "
+                          "instead of being skipped"},
+    [OPT_COVERAGE] = {"coverage", 0, NULL,
+                      "after the table, the call sites of each kernel that these inputs reached in "
+                      "the simulator, and every one they did not (path:line: note:)"},
+    [OPT_OUTPUT] = {"output", 'o', "PATH", "where the result is written"},
+    [OPT_JSON] = {"json", 0, NULL, "one JSON document on stdout instead of the table (docs/usage.md "
+                                   "lists the keys and their units)"},
+    [OPT_HELP] = {"help", 'h', NULL, "this text"},
+};
+
+/* Old spellings, kept for one release: each is taken with a note on
+ * stderr. fmt, when set, rewrites the value (--max-n N is --n edges..N). */
+static const struct {
+    const char *old;
+    cli_opt opt;
+    const char *fmt;
+} aliases[] = {
+    {"sizes", OPT_N, NULL},       {"max-n", OPT_N, "edges..%s"}, {"threads", OPT_JOBS, NULL},
+    {"seeds", OPT_INPUTS, NULL},  {"reps", OPT_REPEAT, NULL},
+};
+#define NALIASES (sizeof aliases / sizeof aliases[0])
+
+enum { VAL_OPT = 1000, VAL_ALIAS = 2000, MAX_JOBS = 4096, HELP_COL = 26, HELP_WIDTH = 79 };
+
+static bool accepts(const cli_command *cmd, cli_opt o)
+{
+    if (o == OPT_HELP)
+        return true;
+    for (size_t i = 0; i < cmd->nopts; i++)
+        if (cmd->opts[i].opt == o)
+            return true;
+    return false;
+}
+
+static const char *note_of(const cli_command *cmd, cli_opt o)
+{
+    for (size_t i = 0; i < cmd->nopts; i++)
+        if (cmd->opts[i].opt == o)
+            return cmd->opts[i].note;
+    return NULL;
+}
+
+/* text from column col, wrapped at HELP_WIDTH, every line after the first
+ * indented to col. */
+static void wrap(FILE *f, const char *text, int col)
+{
+    int at = col;
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        int len = (int)strcspn(p, " ");
+        if (at > col && at + 1 + len > HELP_WIDTH) {
+            fprintf(f, "\n%*s", col, "");
+            at = col;
+        }
+        if (at > col) {
+            fputc(' ', f);
+            at++;
+        }
+        fprintf(f, "%.*s", len, p);
+        at += len;
+        p += len;
+    }
+    fputc('\n', f);
+}
+
+void cli_print_help(FILE *f, const cli_command *cmd)
+{
+    fprintf(f, "usage: scanlab %s %s\n\n", cmd->name, cmd->synopsis);
+    wrap(f, cmd->about, 0);
+    fprintf(f, "\noptions:\n");
+    for (int o = 0; o < OPT_COUNT; o++) {
+        if (!accepts(cmd, (cli_opt)o))
+            continue;
+        const opt_def *d = &defs[o];
+        char head[64];
+        int len = d->short_name
+                      ? snprintf(head, sizeof head, "  -%c, --%s%s%s", d->short_name, d->name,
+                                 d->value ? " " : "", d->value ? d->value : "")
+                      : snprintf(head, sizeof head, "  --%s%s%s", d->name, d->value ? " " : "",
+                                 d->value ? d->value : "");
+        fputs(head, f);
+        if (len + 1 >= HELP_COL)
+            fprintf(f, "\n%*s", HELP_COL, "");
+        else
+            fprintf(f, "%*s", HELP_COL - len, "");
+        const char *note = note_of(cmd, (cli_opt)o);
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s%s", d->help, note ? ". " : "", note ? note : "");
+        wrap(f, text, HELP_COL);
+    }
+    bool first = true;
+    for (size_t i = 0; i < NALIASES; i++) {
+        if (!accepts(cmd, aliases[i].opt))
+            continue;
+        char with[64] = "";
+        if (aliases[i].fmt) {
+            with[0] = ' ';
+            snprintf(with + 1, sizeof with - 1, aliases[i].fmt, "N");
+        }
+        fprintf(f, "%s--%s%s is --%s%s", first ? "\nold spellings, accepted with a note until the next "
+                                                 "release:\n  " : "; ",
+                aliases[i].old, aliases[i].fmt ? " N" : "", defs[aliases[i].opt].name, with);
+        first = false;
+    }
+    if (!first)
+        fputc('\n', f);
+    fprintf(f, "\nexit status:\n  0  every check passed\n  1  ");
+    wrap(f, cmd->fails, 5);
+    fputs("  2  ", f);
+    wrap(f, "the command was used wrongly: an unknown option or value, a value out of range, an "
+            "input or output refused (one message on stderr says which)", 5);
+}
+
+/* The table's option called name (without --), or -1. */
+static int find_def(const char *name, size_t len)
+{
+    for (int o = 0; o < OPT_COUNT; o++)
+        if (strlen(defs[o].name) == len && strncmp(defs[o].name, name, len) == 0)
+            return o;
+    return -1;
+}
+
+static void list_valid(const cli_command *cmd, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int o = 0; o < OPT_COUNT && len < size; o++)
+        if (accepts(cmd, (cli_opt)o))
+            len += (size_t)snprintf(buf + len, size - len, "%s--%s", len ? ", " : "", defs[o].name);
+}
+
+/* An option getopt did not take: unknown, or of another command. */
+static int unknown(const cli_command *cmd, const char *arg)
+{
+    char valid[1024];
+    list_valid(cmd, valid, sizeof valid);
+    if (strncmp(arg, "--", 2) == 0) {
+        size_t len = strcspn(arg + 2, "=");
+        int o = find_def(arg + 2, len);
+        if (o >= 0)
+            return cli_usage_error("%s: --%s does not apply to %s (valid: %s)", cmd->name,
+                                   defs[o].name, cmd->name, valid);
+    }
+    return cli_usage_error("%s: unknown option '%s' (valid: %s)", cmd->name, arg, valid);
+}
+
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    struct option longs[OPT_COUNT + NALIASES + 1];
+    size_t nl = 0;
+    char shorts[16] = ":";
+    for (int o = 0; o < OPT_COUNT; o++) {
+        if (!accepts(cmd, (cli_opt)o))
+            continue;
+        longs[nl++] = (struct option){defs[o].name, defs[o].value ? required_argument : no_argument,
+                                      NULL, VAL_OPT + o};
+        if (defs[o].short_name) {
+            size_t k = strlen(shorts);
+            shorts[k] = defs[o].short_name;
+            shorts[k + 1] = defs[o].value ? ':' : '\0';
+            shorts[k + 2] = '\0';
+        }
+    }
+    for (size_t i = 0; i < NALIASES; i++)
+        if (accepts(cmd, aliases[i].opt))
+            longs[nl++] = (struct option){aliases[i].old,
+                                          defs[aliases[i].opt].value ? required_argument : no_argument,
+                                          NULL, VAL_ALIAS + (int)i};
+    longs[nl] = (struct option){NULL, 0, NULL, 0};
+    int c, idx;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, shorts, longs, &idx)) != -1) {
+        if (c == ':') {
+            const char *name = argv[optind - 1];
+            cli_args_free(a);
+            return cli_usage_error("%s: option '%s' needs a value", cmd->name, name);
+        }
+        if (c == '?') {
+            cli_args_free(a);
+            return unknown(cmd, argv[optind - 1]);
+        }
+        int o = -1;
+        if (c >= VAL_ALIAS) {
+            size_t i = (size_t)(c - VAL_ALIAS);
+            o = aliases[i].opt;
+            char with[64] = "";
+            if (aliases[i].fmt) {
+                with[0] = ' ';
+                snprintf(with + 1, sizeof with - 1, aliases[i].fmt, "N");
+            }
+            fprintf(stderr, "scanlab: %s: note: --%s is an old spelling of --%s%s and will be "
+                            "removed in the next release\n",
+                    cmd->name, aliases[i].old, defs[o].name, with);
+            if (aliases[i].fmt && optarg && a->nowned < sizeof a->owned / sizeof a->owned[0]) {
+                size_t size = strlen(aliases[i].fmt) + strlen(optarg) + 1;
+                char *v = malloc(size);
+                if (!v) {
+                    cli_args_free(a);
+                    return cli_usage_error("%s: out of memory", cmd->name);
+                }
+                snprintf(v, size, aliases[i].fmt, optarg);
+                a->owned[a->nowned++] = v;
+                optarg = v;
+            }
+        } else if (c >= VAL_OPT) {
+            o = c - VAL_OPT;
+        } else {
+            for (int k = 0; k < OPT_COUNT && o < 0; k++)
+                if (defs[k].short_name == c && accepts(cmd, (cli_opt)k))
+                    o = k;
+            if (o < 0) {
+                cli_args_free(a);
+                return unknown(cmd, argv[optind - 1]);
+            }
+        }
+        a->set[o] = true;
+        a->val[o] = defs[o].value ? optarg : NULL;
+        if (defs[o].value && !*optarg) {
+            cli_args_free(a);
+            return cli_usage_error("%s: --%s: empty value", cmd->name, defs[o].name);
+        }
+    }
+    if (optind < argc) {
+        cli_args_free(a);
+        return cli_usage_error("%s: unexpected argument '%s'", cmd->name, argv[optind]);
+    }
+    if (a->set[OPT_HELP])
+        cli_print_help(stdout, cmd); /* scanlab.c checks that stdout took it */
+    return CLI_EXIT_OK;
+}
+
+void cli_args_free(cli_args *a)
+{
+    for (size_t i = 0; i < a->nowned; i++)
+        free(a->owned[i]);
+    a->nowned = 0;
+}
+
+/* --- getters ------------------------------------------------------------- */
+
+static uint64_t clock_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return verify_derive_seed((uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec,
+                              (uint64_t)getpid());
+}
+
+int cli_get_seed(const char *cmd, const cli_args *a, uint64_t *seed)
+{
+    (void)cmd;
+    const char *env = getenv("SCANLAB_SEED");
+    if (a->val[OPT_SEED])
+        return cli_parse_u64("--seed", a->val[OPT_SEED], seed) == SL_OK ? CLI_EXIT_OK
+                                                                         : CLI_EXIT_USAGE;
+    if (env && *env)
+        return cli_parse_u64("SCANLAB_SEED", env, seed) == SL_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    *seed = clock_seed();
+    return CLI_EXIT_OK;
+}
+
+void cli_print_seed(const char *cmd, uint64_t seed)
+{
+    fprintf(stderr, "scanlab: %s: seed %llu (replay with --seed %llu)\n", cmd,
+            (unsigned long long)seed, (unsigned long long)seed);
+}
+
+int cli_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int cli_get_jobs(const cli_args *a, int *jobs)
+{
+    *jobs = cli_cpus();
+    if (a->val[OPT_JOBS] && cli_parse_int("--jobs", a->val[OPT_JOBS], 1, MAX_JOBS, jobs) != SL_OK)
+        return CLI_EXIT_USAGE;
+    return CLI_EXIT_OK;
+}
+
+/* Append v to the growing list. */
+static bool push(size_t **v, size_t *count, size_t *cap, size_t x)
+{
+    if (*count == *cap) {
+        size_t c2 = *cap ? 2 * *cap : 16;
+        size_t *p = realloc(*v, c2 * sizeof *p);
+        if (!p)
+            return false;
+        *v = p;
+        *cap = c2;
+    }
+    (*v)[(*count)++] = x;
+    return true;
+}
+
+/* One item of a size list into v. */
+static int size_item(const char *item, uint64_t seed, size_t **v, size_t *count, size_t *cap)
+{
+    const char *dots = strstr(item, "..");
+    if (strncmp(item, "edges", 5) == 0 && (item[5] == '\0' || dots == item + 5)) {
+        size_t max_n = VERIFY_DEFAULT_MAX_N, *e = NULL, ne = 0;
+        if (dots && cli_parse_size("--n", dots + 2, &max_n) != SL_OK)
+            return CLI_EXIT_USAGE;
+        if (verify_default_sizes(max_n, seed, &e, &ne) != SL_OK)
+            return cli_usage_error("--n: out of memory");
+        bool ok = true;
+        for (size_t i = 0; i < ne && ok; i++)
+            ok = push(v, count, cap, e[i]);
+        free(e);
+        return ok ? CLI_EXIT_OK : cli_usage_error("--n: out of memory");
+    }
+    if (!dots) {
+        size_t n;
+        if (cli_parse_size("--n", item, &n) != SL_OK)
+            return CLI_EXIT_USAGE;
+        return push(v, count, cap, n) ? CLI_EXIT_OK : cli_usage_error("--n: out of memory");
+    }
+    char lo_s[64];
+    size_t lo_len = (size_t)(dots - item), lo, hi;
+    if (lo_len == 0 || lo_len >= sizeof lo_s)
+        return cli_usage_error("--n: '%s' is not a range (A..B, e.g. 2^10..2^20)", item);
+    memcpy(lo_s, item, lo_len);
+    lo_s[lo_len] = '\0';
+    if (cli_parse_size("--n", lo_s, &lo) != SL_OK || cli_parse_size("--n", dots + 2, &hi) != SL_OK)
+        return CLI_EXIT_USAGE;
+    if (lo > hi)
+        return cli_usage_error("--n: range '%s' runs backwards", item);
+    bool ok = push(v, count, cap, lo);
+    for (size_t p = 1; p && p < hi && ok; p <<= 1)
+        if (p > lo)
+            ok = push(v, count, cap, p);
+    ok = ok && push(v, count, cap, hi);
+    return ok ? CLI_EXIT_OK : cli_usage_error("--n: out of memory");
+}
+
+int cli_get_sizes(const cli_args *a, const char *def, uint64_t seed, size_t **sizes, size_t *count)
+{
+    const char *spec = a->val[OPT_N] ? a->val[OPT_N] : def;
+    char *buf = strdup(spec);
+    size_t *v = NULL, n = 0, cap = 0;
+    if (!buf)
+        return cli_usage_error("--n: out of memory");
+    int rc = CLI_EXIT_OK;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok && rc == CLI_EXIT_OK;
+         tok = strtok_r(NULL, ",", &save))
+        rc = size_item(tok, seed, &v, &n, &cap);
+    free(buf);
+    if (rc == CLI_EXIT_OK && n == 0)
+        rc = cli_usage_error("--n: empty list");
+    if (rc != CLI_EXIT_OK) {
+        free(v);
+        return rc;
+    }
+    *sizes = v;
+    *count = verify_sort_sizes(v, n);
+    return CLI_EXIT_OK;
+}
+
+int cli_get_block_param(const cli_args *a, int *block, int *param)
+{
+    *block = *param = 0;
+    if (a->val[OPT_BLOCK] && cli_parse_int("--block", a->val[OPT_BLOCK], 1, 1024, block) != SL_OK)
+        return CLI_EXIT_USAGE;
+    if (a->val[OPT_PARAM] && cli_parse_int("--param", a->val[OPT_PARAM], 0, 1 << 20, param) != SL_OK)
+        return CLI_EXIT_USAGE;
+    return CLI_EXIT_OK;
+}
+
+int cli_get_kinds(const char *cmd, const cli_args *a, bool *inclusive, bool *exclusive)
+{
+    if (a->set[OPT_EXCLUSIVE] && a->set[OPT_BOTH])
+        return cli_usage_error("%s: --exclusive and --both exclude each other", cmd);
+    *inclusive = !a->set[OPT_EXCLUSIVE];
+    *exclusive = a->set[OPT_EXCLUSIVE] || a->set[OPT_BOTH];
+    return CLI_EXIT_OK;
+}
+
+int cli_get_types(const cli_args *a, unsigned def, unsigned *mask)
+{
+    *mask = def;
+    if (a->val[OPT_TYPE] && verify_parse_type_list(a->val[OPT_TYPE], mask) != SL_OK)
+        return CLI_EXIT_USAGE;
+    return CLI_EXIT_OK;
+}
+
+int cli_get_ops(const cli_args *a, unsigned def, unsigned *mask)
+{
+    *mask = def;
+    if (a->val[OPT_OP] && verify_parse_op_list(a->val[OPT_OP], mask) != SL_OK)
+        return CLI_EXIT_USAGE;
+    return CLI_EXIT_OK;
+}
+
+unsigned cli_built_backends(void)
+{
+    unsigned m = 0;
+    for (int b = 0; b < SL_BACKEND_COUNT; b++)
+        if (verify_backend_built((sl_backend)b))
+            m |= 1u << b;
+    return m;
+}
+
+int cli_get_backends(const char *cmd, const cli_args *a, unsigned def, unsigned *mask)
+{
+    *mask = def;
+    const char *s = a->val[OPT_BACKEND];
+    if (!s)
+        return CLI_EXIT_OK;
+    if (verify_parse_backend_list(s, mask) != SL_OK)
+        return CLI_EXIT_USAGE;
+    if (strcmp(s, "all") == 0) {
+        *mask &= cli_built_backends();
+        return CLI_EXIT_OK;
+    }
+    for (int b = 0; b < SL_BACKEND_COUNT; b++)
+        if ((*mask >> b & 1u) && !verify_backend_built((sl_backend)b))
+            return cli_usage_error("%s: backend '%s' is not built in this scanlab", cmd,
+                                   verify_backend_name((sl_backend)b));
+    return CLI_EXIT_OK;
+}
+
+int cli_one_of(const char *cmd, const char *opt, unsigned mask, int *value)
+{
+    if (mask == 0 || (mask & (mask - 1)))
+        return cli_usage_error("%s: %s takes one value here (%s runs one configuration)", cmd, opt,
+                               cmd);
+    *value = __builtin_ctz(mask);
+    return CLI_EXIT_OK;
+}
