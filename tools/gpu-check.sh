@@ -21,12 +21,21 @@
 #   report.tar.gz  scanlab report with the GPU section live
 #   fidelity-*     the simulator's counts against Nsight Compute's, and the
 #                  time model's constants (tools/fidelity.sh says which files)
+#   gputests.log the test executables that exercise the GPU (sim against cuda
+#                bit for bit, bench --backend cuda, adversarial dispatch)
+#   sanitize-*.log compute-sanitizer's memcheck, racecheck and synccheck over
+#                every kernel of the catalogue (scanlab verify on cuda)
+#
+# A CUDA build made elsewhere can travel instead of building here:
+# tools/gpu-carry.sh packs the binaries these stages run into
+# .carry/bin.tar.xz, and the stage `prebuilt` unpacks them into build-gpu.
 #
 # The host needs MPFR/GMP/cmocka headers: tools/gpu-deps.sh unpacks them into
 # .carry/root on a Debian machine; this script points the compiler there.
 #
-#   tools/gpu-check.sh [stage ...]    stages: build test verify bench gpubench
-#                                     experiments sass cub report fidelity (default all)
+#   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests verify bench
+#                                     gpubench experiments sass cub report fidelity
+#                                     sanitize (default: build and all but prebuilt)
 #
 # Every command of the GPU stages runs under a time limit (`limit`), so no
 # stage can hang; a kernel's own waits give up with SL_ERR_TIMEOUT first.
@@ -44,7 +53,7 @@ if [ -d "$carry" ]; then
 fi
 export PATH=/usr/local/cuda/bin:$PATH
 build=$root/build-gpu
-stages=${*:-build test verify bench gpubench experiments sass cub report fidelity}
+stages=${*:-build test gputests verify bench gpubench experiments sass cub report fidelity sanitize}
 summary=$out/summary.txt
 : >"$summary"
 
@@ -77,6 +86,47 @@ do_build() {
     } >"$out/build.log" 2>&1
 }
 
+do_prebuilt() {
+    {
+        nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv
+        mkdir -p "$build" && tar -C "$build" -xJf "$root/.carry/bin.tar.xz" && find "$build" -type f | sort
+    } >"$out/build.log" 2>&1
+}
+
+# The test executables that need a GPU, run directly (a build made
+# elsewhere has no meson set-up here).
+do_gputests() {
+    local rc=0 t
+    {
+        for t in tests/cross/test_sim_cuda tests/cross/test_adversary; do
+            echo "== $t"
+            [ -x "$build/$t" ] || { echo "missing"; rc=1; continue; }
+            limit 240 "$build/$t" || rc=1
+        done
+        echo "== tests/cross/test_bench_cuda"
+        limit 240 "$build/tests/cross/test_bench_cuda" "$build/scanlab" || rc=1
+    } >"$out/gputests.log" 2>&1
+    return $rc
+}
+
+# compute-sanitizer over every kernel that runs on cuda: memcheck (device
+# memory errors), racecheck (shared-memory hazards), synccheck (barrier
+# misuse); each tool one verify process, bounded in time.
+do_sanitize() {
+    local rc=0 tool s=$build/scanlab
+    for tool in memcheck racecheck synccheck; do
+        {
+            echo "== compute-sanitizer --tool $tool scanlab verify --algo all --backend cuda ${SANITIZE_ARGS:---type i32 --op add --n 1000,70000}"
+            limit "${SANITIZE_SECONDS:-60}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+                --print-limit 20 "$s" verify --algo all --backend cuda ${SANITIZE_ARGS:---type i32 --op add --n 1000,70000} \
+                --seed 1 --jobs 1
+            echo "exit $?"
+        } >"$out/sanitize-$tool.log" 2>&1 || rc=1
+        grep -q '^exit 0$' "$out/sanitize-$tool.log" || rc=1
+    done
+    return $rc
+}
+
 do_test() {
     meson test -C "$build" --num-processes 8 --print-errorlogs >"$out/tests.log" 2>&1
     local rc=$?
@@ -91,14 +141,14 @@ do_verify() {
         echo "== standard sizes, every algorithm, seq sim cuda, inclusive and exclusive"
         "$s" verify --algo all --backend seq,sim,cuda --both --seed 1 --jobs 8 || rc=1
         echo "== 2^24 and 2^24 - 1: every algorithm on cuda"
-        "$s" verify --algo all --backend cuda --type i32,f32 --op add --sizes 2^24,16777215 --seed 2 --jobs 4 || rc=1
-        "$s" verify --algo all --backend cuda --type i64 --op affine --exclusive --sizes 2^24 --seed 2 --jobs 4 || rc=1
+        "$s" verify --algo all --backend cuda --type i32,f32 --op add --n 2^24,16777215 --seed 2 --jobs 4 || rc=1
+        "$s" verify --algo all --backend cuda --type i64 --op affine --exclusive --n 2^24 --seed 2 --jobs 4 || rc=1
         echo "== 2^28: device-level scans on cuda"
-        "$s" verify --algo $device --backend cuda --type i32 --op add --sizes 2^28 --seed 3 || rc=1
+        "$s" verify --algo $device --backend cuda --type i32 --op add --n 2^28 --seed 3 || rc=1
         echo "== above 2^31 elements: device-level scans on cuda (64-bit offsets)"
-        "$s" verify --algo $device --backend cuda --type i32 --op add --sizes 2147483713 --seed 4 || rc=1
+        "$s" verify --algo $device --backend cuda --type i32 --op add --n 2147483713 --seed 4 || rc=1
         echo "== run-to-run determinism of float add on cuda (K = 5)"
-        "$s" verify --algo all --backend cuda --type f32 --op add --sizes 1000000 --repeat 5 --seed 5 || rc=1
+        "$s" verify --algo all --backend cuda --type f32 --op add --n 1000000 --repeat 5 --seed 5 || rc=1
     } >"$out/verify.log" 2>&1
     return $rc
 }
@@ -107,8 +157,8 @@ do_bench() {
     local s=$build/scanlab rc=0
     {
         echo "== OpenMP, n = 2^28 i64 add, all cores"
-        "$s" bench --backend omp --n 268435456 --type i64 --threads "$(nproc)" || rc=1
-        "$s" bench --backend omp --n 268435456 --type i64 --threads "$(nproc)" --json || rc=1
+        "$s" bench --backend omp --n 268435456 --type i64 --jobs "$(nproc)" || rc=1
+        "$s" bench --backend omp --n 268435456 --type i64 --jobs "$(nproc)" --json || rc=1
         echo "== simulator speed"
         "$s" bench --backend sim || rc=1
     } >"$out/bench.log" 2>&1
@@ -121,14 +171,14 @@ do_cub() {
         echo "== cub::DeviceScan through the harness: every type, operator and kind"
         "$s" verify --algo cub --backend cuda --both --seed 6 || rc=1
         echo "== cub above 2^31 elements"
-        "$s" verify --algo cub --backend cuda --type i32 --op add --sizes 2147483713 --seed 7 || rc=1
+        "$s" verify --algo cub --backend cuda --type i32 --op add --n 2147483713 --seed 7 || rc=1
         echo "== run-to-run determinism of float add, ours against CUB (K = 10, n = 2^24)"
         "$s" verify --algo cub,lookback,lookback-det,chained-ticket,reduce-then-scan,hierarchical,two-level \
-            --backend cuda --type f32,f64 --op add --sizes 2^24 --repeat 10 --seed 8 || rc=1
+            --backend cuda --type f32,f64 --op add --n 2^24 --repeat 10 --seed 8 || rc=1
         echo "== compensated (TwoSum pairs) on the GPU: the accuracy reference point"
         "$s" verify --algo compensated --backend cuda --type f32,f64 --op add --both --seed 9 || rc=1
         "$s" accuracy --algo compensated,lookback,reduce-then-scan,sequential --backend seq,cuda \
-            --type f32 --dist uniform01,lognormal --n 2^10,2^16,2^20,2^24 --seeds 2 || rc=1
+            --type f32 --dist uniform01,lognormal --n 2^10,2^16,2^20,2^24 --inputs 2 || rc=1
     } >"$out/cub.log" 2>&1
     return $rc
 }
@@ -149,21 +199,25 @@ bench_json() {
 # CUB's (bit for bit; float add within its depth bound) and drops a wrong
 # one, then times copy, CUB and the scans interleaved (median of 25 unless
 # --reps). Tables for reading in gpubench.log, JSON for the docs.
+# GPUBENCH_SETS selects among the sets below (default: all of them).
+want_set() { case " ${GPUBENCH_SETS:-main-incl main-excl sizes ops repeat above-2g} " in *" $1 "*) return 0 ;; esac; return 1; }
 do_gpubench() {
     local rc=0 all=i32,f32,i64,f64
     bench_dir=$out/gpubench
     rm -rf "$bench_dir"
     {
         nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu --format=csv
-        bench_json main-incl 900 --type $all --n 2^28 || rc=1
-        bench_json main-excl 900 --type $all --n 2^28 --exclusive || rc=1
-        bench_json sizes 900 --algo lookback,lookback-det,reduce-then-scan --type i32,f32 \
-            --n 2^16,2^18,2^20,2^22,2^24,2^26,2^28,2^30 || rc=1
-        bench_json ops 600 --algo lookback,lookback-det,reduce-then-scan,two-level --type i32,i64 \
-            --op max,min,affine --n 2^28 || rc=1
-        bench_json repeat 900 --algo lookback-det,lookback --type f32,f64 --n 2^24,2^28 --reps 50 || rc=1
-        bench_json above-2g 600 --algo lookback,lookback-det,reduce-then-scan --type i32 --n 2147483713 || rc=1
+        want_set main-incl && { bench_json main-incl 900 --type $all --n 2^28 || rc=1; }
+        want_set main-excl && { bench_json main-excl 900 --type $all --n 2^28 --exclusive || rc=1; }
+        want_set sizes && { bench_json sizes 900 --algo lookback,lookback-det,reduce-then-scan --type i32,f32 \
+            --n 2^16,2^18,2^20,2^22,2^24,2^26,2^28,2^30 || rc=1; }
+        want_set ops && { bench_json ops 600 --algo lookback,lookback-det,reduce-then-scan,two-level --type i32,i64 \
+            --op max,min,affine --n 2^28 || rc=1; }
+        want_set repeat && { bench_json repeat 900 --algo lookback-det,lookback --type f32,f64 --n 2^24,2^28 --repeat 50 || rc=1; }
+        want_set above-2g && { bench_json above-2g 600 --algo lookback,lookback-det,reduce-then-scan --type i32 \
+            --n 2147483713 || rc=1; }
         for f in "$out"/gpubench/*.json; do
+            [ -f "$f" ] || continue
             echo "== $(cat "${f%.json}.cmd")"
             python3 "$root/tools/perf_doc.py" table "$f" || rc=1
         done
@@ -171,7 +225,6 @@ do_gpubench() {
     merge_results || rc=1
     return $rc
 }
-
 # The seeds' experiments. Sengupta, Lefohn & Owens (2006): reduce passes p
 # of their hybrid scan at 2^18 and 2^20 elements, here the sengupta block
 # kernel with sections of S = B 2^p elements held fixed (S = 1024: p = 1 ..
@@ -248,6 +301,9 @@ status=0
 for st in $stages; do
     case $st in
     build) stage build do_build || { status=1; break; } ;;
+    prebuilt) stage prebuilt do_prebuilt || { status=1; break; } ;;
+    gputests) stage gputests do_gputests || status=1 ;;
+    sanitize) stage sanitize do_sanitize || status=1 ;;
     test) stage test do_test || status=1 ;;
     verify) stage verify do_verify || status=1 ;;
     bench) stage bench do_bench || status=1 ;;
