@@ -53,18 +53,6 @@ sl_status sl_bench_digest(const void *d, size_t bytes, uint64_t *slot);
 /* Sets bytes bytes of device memory to 0 (waits). */
 sl_status sl_bench_zero(void *d, size_t bytes);
 
-/* A hold on the default stream: sl_bench_hold queues a kernel that waits
- * until sl_bench_release (or gives up after a second), so that a timed job
- * is queued whole before the GPU reaches its start event and the events
- * measure the GPU's time alone, not the host's launch overhead. A job that
- * waits for the GPU inside its timed region makes the hold give up:
- * sl_bench_hold_gave_up tells (after the GPU is done). */
-sl_status sl_bench_hold_new(void **h);
-void sl_bench_hold_free(void *h);
-sl_status sl_bench_hold(void *h);
-void sl_bench_release(void *h);
-sl_status sl_bench_hold_gave_up(void *h, int *gave_up);
-
 /* CUDA events on the default stream. */
 sl_status sl_bench_event_new(void **e);
 void sl_bench_event_free(void *e);

@@ -51,6 +51,34 @@ static void run_or_fail(const verify_algo *al, sl_backend b, sl_scan_args *a)
         fail_msg("%s on %s: %s", al->name, verify_backend_name(b), sl_status_str(st));
 }
 
+/* Names a difference: the first differing index, both values, and how many
+ * outputs differ and by how many units in the last place at most. */
+static void report_difference(const char *name, sl_type type, sl_op op, int ex, size_t n, const void *a,
+                              const void *b, size_t count)
+{
+    const size_t es = SL_TYPE_SIZE(type);
+    size_t first = count, ndiff = 0;
+    uint64_t max_ulp = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t x = 0, y = 0;
+        memcpy(&x, (const char *)a + i * es, es);
+        memcpy(&y, (const char *)b + i * es, es);
+        if (x == y)
+            continue;
+        if (first == count)
+            first = i;
+        ndiff++;
+        const uint64_t d = x > y ? x - y : y - x; /* same sign: the ulp distance */
+        if (d > max_ulp)
+            max_ulp = d;
+    }
+    const double va = type == SL_F32 ? ((const float *)a)[first] : ((const double *)a)[first];
+    const double vb = type == SL_F32 ? ((const float *)b)[first] : ((const double *)b)[first];
+    print_error("%s %s %s %s n=%zu: sim and cuda differ at %zu of %zu outputs, first at %zu: sim %.17g, "
+                "cuda %.17g; at most %llu ulp apart\n", name, verify_type_name(type), verify_op_name(op),
+                ex ? "exclusive" : "inclusive", n, ndiff, count, first, va, vb, (unsigned long long)max_ulp);
+}
+
 static void test_sim_equals_cuda(void **state)
 {
     (void)state;
@@ -89,9 +117,7 @@ static void test_sim_equals_cuda(void **state)
                         a.out = o_gpu;
                         run_or_fail(al, SL_CUDA, &a);
                         if (memcmp(o_sim, o_gpu, outn * es) != 0) {
-                            print_error("%s %s %s %s n=%zu: sim and cuda differ\n", al->name,
-                                        verify_type_name(types[ti]), verify_op_name(ops[oi]),
-                                        excl ? "exclusive" : "inclusive", n);
+                            report_difference(al->name, types[ti], ops[oi], excl, n, o_sim, o_gpu, outn);
                             differ++;
                         }
                         compared++;

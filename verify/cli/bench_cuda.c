@@ -9,9 +9,9 @@
  * float max/min; float add against an accurate host prefix within the
  * algorithm's depth bound), so a wrong kernel is never reported as fast.
  * Then the jobs are timed in interleaved repetitions with CUDA events
- * around each run alone, the run queued whole behind a hold before the GPU
- * reaches its start event (so the events time the GPU, not the host's
- * launches); when the data does not fit the L2, a read pass over a buffer
+ * around each run alone (a job of several launches includes the gaps the
+ * host leaves between them, as a user's call does); when the data does
+ * not fit the L2, a read pass over a buffer
  * twice the L2's size runs (untimed) before every timed run, so no run
  * finds what an earlier one left in the cache. After each timed run a
  * digest of the output (untimed) tells whether every run gave the same
@@ -109,7 +109,6 @@ static uint64_t *digest_slot(const cb_cfg *c, size_t k, int r)
 /* What the whole run shares: the device, the hand-off measurement. */
 typedef struct {
     sl_bench_gpu gpu;
-    void *hold;        /* keeps the GPU from a timed job until it is queued whole */
     double handoff_us; /* one hand-off; < 0: not measured */
     int handoff_sm[2];
     bool progress;
@@ -397,14 +396,11 @@ static sl_status time_jobs(const cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, siz
             if (st == SL_OK && c->flush_bytes)
                 st = sl_bench_flush(c->d_flush, c->flush_bytes);
             if (st == SL_OK)
-                st = sl_bench_hold(ctx->hold);
-            if (st == SL_OK)
                 st = sl_bench_event_record(j->ev[0]);
             if (st == SL_OK)
                 st = run_job(j, c, c->d_out);
             if (st == SL_OK)
                 st = sl_bench_event_record(j->ev[1]);
-            sl_bench_release(ctx->hold);
             if (st == SL_OK) /* queued after the stop event: not timed */
                 st = sl_bench_digest(c->d_out, c->n * c->elem, digest_slot(c, k, 1 + r));
             if (st == SL_OK)
@@ -481,14 +477,6 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
         fprintf(stderr, "\r%60s\r", "");
     if (st == SL_OK)
         st = sl_bench_to_host(digests, c->d_digest, digest_bytes);
-    if (st == SL_OK) {
-        int held_too_long = 0;
-        st = sl_bench_hold_gave_up(ctx->hold, &held_too_long);
-        if (st == SL_OK && held_too_long) {
-            fprintf(stderr, "scanlab: bench: a timed job waited for the GPU inside its timed region\n");
-            st = SL_ERR_CUDA;
-        }
-    }
     if (st == SL_OK) {
         const double copy_ms = median_of(jobs[0].ms, c->reps), cub_ms = median_of(jobs[1].ms, c->reps);
         const double bytes = 2.0 * (double)c->n * (double)c->elem;
@@ -661,7 +649,7 @@ int bench_cuda(const bench_options *o)
         fprintf(stderr, "scanlab: bench: %s\n", sl_status_str(st));
         return CLI_EXIT_FAILED;
     }
-    st = sl_bench_hold_new(&ctx.hold);
+    st = SL_OK;
     for (size_t a = 0; a < nalgos && ctx.handoff_us < 0 && st == SL_OK; a++)
         if (is_chained(algos[a]->name)) {
             double total = 0.0;
@@ -703,7 +691,6 @@ int bench_cuda(const bench_options *o)
     } else if (st != SL_ERR_ARG) {
         fprintf(stderr, "scanlab: bench: %s\n", sl_status_str(st));
     }
-    sl_bench_hold_free(ctx.hold);
     free(rows.v);
     free(ns);
     return st != SL_OK ? cli_exit_code(st) : failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
