@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "tap.h"
@@ -49,7 +50,13 @@ static sl_status run(const char *name, sl_backend be, size_t n, int block, int p
     for (size_t i = 0; i < n; i++)
         in[i] = (int32_t)(i % 13) - 6;
     sl_scan_args a = {SL_I32, SL_ADD, false, in, out, n, 0, block, param, st, adversary};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     sl_status s = al->run[be](&a);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (be == SL_CUDA)
+        printf("# %s on cuda, n = %zu, adversary %d: %s in %.3f s\n", name, n, adversary, sl_status_str(s),
+               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     if (s == SL_OK) {
         assert_int_equal(cpu_scan_seq(SL_I32, SL_ADD, false, in, ref, n), SL_OK);
         if (memcmp(out, ref, n * sizeof *out) != 0)

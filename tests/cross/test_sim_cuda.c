@@ -77,6 +77,18 @@ static void report_difference(const char *name, sl_type type, sl_op op, int ex, 
     print_error("%s %s %s %s n=%zu: sim and cuda differ at %zu of %zu outputs, first at %zu: sim %.17g, "
                 "cuda %.17g; at most %llu ulp apart\n", name, verify_type_name(type), verify_op_name(op),
                 ex ? "exclusive" : "inclusive", n, ndiff, count, first, va, vb, (unsigned long long)max_ulp);
+    /* the first outputs of the first difference of each algorithm, in hex,
+     * so that the order of operations each side used can be worked out */
+    static const char *shown;
+    if (shown != name) {
+        shown = name;
+        for (size_t i = 0; i < count && i < 12; i++) {
+            uint64_t x = 0, y = 0;
+            memcpy(&x, (const char *)a + i * es, es);
+            memcpy(&y, (const char *)b + i * es, es);
+            print_error("  [%zu] sim %#llx cuda %#llx\n", i, (unsigned long long)x, (unsigned long long)y);
+        }
+    }
 }
 
 static void test_sim_equals_cuda(void **state)
