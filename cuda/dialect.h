@@ -127,6 +127,9 @@ typedef struct {
 #define POPC(x) __popc(x)
 #define FFS(x) __ffs(x)
 #define CLZ(x) __clz(x)
+/* A named point of a protocol (e.g. "look-back met an aggregate"): nothing
+ * on the GPU; the simulator counts how often each was reached. */
+#define PROBE(name) ((void)0)
 
 /* Strong loads and stores of GPU scope, 4, 8 or 16 bytes, as the PTX
  * memory model defines them: relaxed (ld/st.relaxed.gpu), acquire
@@ -323,13 +326,17 @@ static inline uint32_t *sl_dev_error_word(void)
 #define SL_HOST
 #define SL_UNROLL
 
+/* Whether the index expression i has a signed type. */
+#define SL_INDEX_SIGNED_(i) _Generic((i) + 0, int: 1, long: 1, long long: 1, default: 0)
+/* The site of a strong access: its index expression's width and sign. */
+#define SL_ISITE_(w, i) SL_ASITE_N_(SL_CAT2(sl_site_, __COUNTER__), w, 0, 0, i)
 /* One static site record per macro expansion; the model interns it. All
  * records live in one section (MODEL_SITE_SECTION), so that the model can
  * list the sites a kernel has, executed or not (kernel coverage). */
 #define SL_SITE_ATTR_ __attribute__((section(MODEL_SITE_SECTION), used, aligned(8)))
 #define SL_SITE_(w)                                                                \
     __extension__({                                                                \
-        static model_site sl_site_ SL_SITE_ATTR_ = {__FILE__, __LINE__, w, 0, 0, 0}; \
+        static model_site sl_site_ SL_SITE_ATTR_ = {__FILE__, __LINE__, w, 0, 0, 0, 0, 0}; \
         &sl_site_;                                                                 \
     })
 
@@ -348,14 +355,18 @@ static inline uint32_t *sl_dev_error_word(void)
 #else
 #define SL_MODEL_LAUNCH_ model_launch
 /* Access sites record their element size and kind for the trace. */
-#define SL_ASITE_(w, sz, k)                                                  \
-    __extension__({                                                          \
-        static model_site sl_site_ SL_SITE_ATTR_ = {__FILE__, __LINE__, w, 0, sz, k}; \
-        &sl_site_;                                                           \
+/* An index may hold another access (LD(a, LD(b, j))): each site record
+ * gets a name of its own. */
+#define SL_ASITE_(w, sz, k, i) SL_ASITE_N_(SL_CAT2(sl_site_, __COUNTER__), w, sz, k, i)
+#define SL_ASITE_N_(name, w, sz, k, i)                                                 \
+    __extension__({                                                                    \
+        static model_site name SL_SITE_ATTR_ = {__FILE__, __LINE__, w, 0, sz, k,        \
+                                                sizeof(i), SL_INDEX_SIGNED_(i)};       \
+        &name;                                                                         \
     })
 #define SL_ACCESS_(a, i, k, w)                                                                     \
     ((__typeof__(&(a)[0]))model_access_fast((a), (long long)(i), sizeof((a)[0]), k,              \
-                                            SL_ASITE_(w, sizeof((a)[0]), k)))
+                                            SL_ASITE_(w, sizeof((a)[0]), k, i)))
 #define LD(a, i) (*SL_ACCESS_(a, i, MODEL_RD, "LD"))
 #define ST(a, i, v) (*SL_ACCESS_(a, i, MODEL_WR, "ST") = (v))
 #define OP(a, b) (model_cur->ops++, SL_APPLY(a, b))
@@ -367,13 +378,13 @@ static inline uint32_t *sl_dev_error_word(void)
 #define SL_LOAD_(a, i, k, w)                                                                     \
     __extension__({                                                                              \
         _Alignas(16) unsigned char sl_lb_[sizeof((a)[0])];                                       \
-        model_load((a), (long long)(i), sizeof((a)[0]), k, SL_SITE_(w), sl_lb_);                 \
+        model_load((a), (long long)(i), sizeof((a)[0]), k, SL_ISITE_(w, i), sl_lb_);             \
         *(const __typeof__((a)[0]) *)(const void *)sl_lb_;                                       \
     })
 #define SL_STORE_(a, i, v, k, w)                                                                 \
     __extension__({                                                                              \
         __typeof__((a)[0]) sl_sv_ = (v);                                                         \
-        model_store((a), (long long)(i), sizeof sl_sv_, k, SL_SITE_(w), &sl_sv_);                \
+        model_store((a), (long long)(i), sizeof sl_sv_, k, SL_ISITE_(w, i), &sl_sv_);            \
         (void)0;                                                                                 \
     })
 #define LDV(a, i) SL_LOAD_(a, i, MODEL_RD | MODEL_VOL, "LDV")
@@ -396,6 +407,7 @@ static inline uint32_t *sl_dev_error_word(void)
 #define THREADFENCE_SYSTEM() model_fence(MODEL_SCOPE_SYS, SL_SITE_("THREADFENCE_SYSTEM"))
 /* A back-off while spinning: a point where other blocks run. */
 #define NANOSLEEP(ns) model_nanosleep((unsigned)(ns), SL_SITE_("NANOSLEEP"))
+#define PROBE(name) model_probe(SL_SITE_(name))
 #define POPC(x) __builtin_popcount((unsigned)(x))
 #define FFS(x) __builtin_ffs((int)(x))
 #define CLZ(x) ((unsigned)(x) ? __builtin_clz((unsigned)(x)) : 32)
@@ -456,21 +468,23 @@ static inline uint32_t *sl_dev_error_word(void)
 
 static inline sl_status sl_dev_alloc(void **p, size_t bytes) { return model_dev_alloc(p, bytes); }
 static inline void sl_dev_free(void *p) { model_dev_free(p); }
+/* Copies and fills skip the untouched pages of large buffers (a huge grid
+ * touches only what its chosen blocks use). */
 static inline sl_status sl_dev_copy_to(void *dev, const void *host, size_t bytes)
-{ if (bytes) memmove(dev, host, bytes); return SL_OK; }
+{ model_dev_copy(dev, host, bytes); return SL_OK; }
 static inline sl_status sl_dev_copy_from(void *host, const void *dev, size_t bytes)
-{ if (bytes) memmove(host, dev, bytes); return SL_OK; }
+{ model_dev_copy(host, dev, bytes); return SL_OK; }
 static inline sl_status sl_dev_memset(void *dev, int byte, size_t bytes)
-{ if (bytes) memset(dev, byte, bytes); return SL_OK; }
+{ model_dev_memset(dev, byte, bytes); return SL_OK; }
 static inline sl_status sl_dev_sync(void) { return SL_OK; }
 /* No device arenas in the simulator: every run is fresh, epoch 1. */
 static inline int sl_dev_in_arena(void) { return 0; }
 static inline uint32_t sl_dev_epoch(void) { return 1u; }
 static inline uint32_t *sl_dev_error_word(void) { return NULL; }
 /* The simulator's stand-in for the GPU's resident blocks: a few, so that
- * persistent kernels loop over several tiles per block and stay small
+ * grid-stride kernels loop over several tiles per block and stay small
  * enough to simulate, unless the run sets model_config.occupancy (what an
- * occupancy query answers; a schedule search sets the grid it explores). */
+ * occupancy query answers) or is a huge run (a block per tile). */
 #define SL_SIM_RESIDENT_BLOCKS 4u
 #define SL_RESIDENT_BLOCKS(kname, block, shmem) \
     ((void)(kname), (void)(block), (void)(shmem), model_occupancy(SL_SIM_RESIDENT_BLOCKS))

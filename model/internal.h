@@ -162,6 +162,9 @@ typedef struct {
     uint64_t rng;       /* the schedule's random stream */
     uint64_t turns;     /* block turns taken so far */
     bool id_read;       /* a block of the launch read blockIdx */
+    bool huge;          /* a huge grid: chosen blocks, every access checked */
+    unsigned started;   /* blocks started in this launch */
+    uint64_t huge_accesses; /* global accesses of a huge run's launch */
 } mlaunch;
 
 extern mlaunch model_L;

@@ -22,6 +22,12 @@ static const malloc_t *hot_global;
 
 static size_t shadow_bytes(const malloc_t *a) { return (a->hi - a->lo + 3) / 4 * sizeof(mshadow); }
 
+/* Device allocations of at least this size are mapped lazily. */
+#define LAZY_BYTES ((size_t)64 << 20)
+/* Copies and fills of large buffers go by chunks of this size, skipping
+ * those untouched on both sides. */
+#define LAZY_CHUNK ((size_t)2 << 20)
+
 /* Shadows of freed allocations, kept for the next allocation of the same
  * size: drivers allocate the same buffers run after run, and a kept shadow
  * needs neither page faults nor clearing (its stamps are older than any
@@ -103,7 +109,10 @@ sl_status model_dev_alloc(void **p, size_t bytes)
     if (rounded < bytes)
         return SL_ERR_NOMEM;
     malloc_t *a = calloc(1, sizeof *a);
-    void *raw = aligned_alloc(GLOBAL_ALIGN, rounded);
+    /* large buffers are mapped: their pages appear when first touched, so
+     * a huge grid that runs a few blocks holds only what those touch */
+    const bool mapped = rounded >= LAZY_BYTES;
+    void *raw = mapped ? shadow_map(rounded) : aligned_alloc(GLOBAL_ALIGN, rounded);
     if (nallocs == capallocs) {
         size_t cap = capallocs ? capallocs * 2 : 16;
         malloc_t **n = realloc(allocs, cap * sizeof *n);
@@ -114,9 +123,17 @@ sl_status model_dev_alloc(void **p, size_t bytes)
     }
     if (!a || !raw || nallocs == capallocs) {
         free(a);
-        free(raw);
+        if (mapped)
+            shadow_unmap(raw, rounded);
+        else
+            free(raw);
         return SL_ERR_NOMEM;
     }
+    a->map_bytes = mapped ? rounded : 0;
+    /* a huge run skips blocks: what they would have written (zeros, the
+     * identity of add over a zero input) must be what memory holds */
+    if (!mapped && model_current()->cfg.huge_n)
+        memset(raw, 0, rounded);
     a->lo = (uintptr_t)raw;
     a->hi = a->lo + bytes;
     a->shadow = NULL; /* made by the first launch with accounting */
@@ -134,12 +151,60 @@ void model_dev_free(void *p)
     for (size_t i = 0; i < nallocs; i++)
         if (allocs[i]->raw == p) {
             malloc_t *a = allocs[i];
-            free(a->raw);
+            if (a->map_bytes)
+                shadow_unmap(a->raw, a->map_bytes);
+            else
+                free(a->raw);
             shadow_put(a->shadow, shadow_bytes(a));
             free(a);
             allocs[i] = allocs[--nallocs];
             return;
         }
+}
+
+/* Whether any page of [p, p + bytes) is resident (has been touched). */
+static bool touched(const void *p, size_t bytes)
+{
+    const uintptr_t page = 4096, lo = (uintptr_t)p & ~(page - 1), hi = (uintptr_t)p + bytes;
+    unsigned char vec[LAZY_CHUNK / 4096 + 2];
+    if (mincore((void *)lo, hi - lo, vec) != 0)
+        return true; /* not mapped memory (or an error): copy to be safe */
+    for (size_t k = 0; k < (hi - lo + page - 1) / page; k++)
+        if (vec[k] & 1)
+            return true;
+    return false;
+}
+
+void model_dev_copy(void *dst, const void *src, size_t bytes)
+{
+    if (bytes < LAZY_BYTES) {
+        if (bytes)
+            memmove(dst, src, bytes);
+        return;
+    }
+    for (size_t off = 0; off < bytes; off += LAZY_CHUNK) {
+        const size_t len = bytes - off < LAZY_CHUNK ? bytes - off : LAZY_CHUNK;
+        unsigned char *d = (unsigned char *)dst + off;
+        const unsigned char *s = (const unsigned char *)src + off;
+        if (!touched(s, len) && !touched(d, len))
+            continue; /* zeros on both sides */
+        memmove(d, s, len);
+    }
+}
+
+void model_dev_memset(void *dst, int byte, size_t bytes)
+{
+    if (bytes < LAZY_BYTES || byte != 0) {
+        if (bytes)
+            memset(dst, byte, bytes);
+        return;
+    }
+    for (size_t off = 0; off < bytes; off += LAZY_CHUNK) {
+        const size_t len = bytes - off < LAZY_CHUNK ? bytes - off : LAZY_CHUNK;
+        unsigned char *d = (unsigned char *)dst + off;
+        if (touched(d, len))
+            memset(d, 0, len);
+    }
 }
 
 sl_status model_shadow_prepare(void)
@@ -264,6 +329,49 @@ static void fail_misaligned(mthread *t, uintptr_t p, size_t size, model_site *si
     model_fail(t, &f, SL_ERR_SIM);
 }
 
+/* An index expression narrower than the array it indexes from its start:
+ * 32-bit arithmetic that cannot reach every element (it wraps, or goes
+ * negative, past 2^32 or 2^31 elements). */
+static void check_index_width(mthread *t, const malloc_t *a, const void *base, size_t size, model_site *site)
+{
+    if (!site->index_bytes || site->index_bytes >= 8 || a->shared || (uintptr_t)base != a->lo)
+        return;
+    const unsigned bits = 8u * site->index_bytes - (site->index_signed ? 1u : 0u);
+    const uint64_t elems = (uint64_t)(a->hi - a->lo) / size;
+    if (elems <= (UINT64_C(1) << bits))
+        return;
+    model_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = MODEL_FIND_INDEX;
+    f.site[0] = site;
+    f.block[0] = t->blk->lin;
+    f.thread[0] = t->lin;
+    f.addr = (uintptr_t)base;
+    char who[96];
+    model_thread_desc(t, who, sizeof who);
+    snprintf(f.text, sizeof f.text,
+             "index too narrow: %s at %s:%d by %s indexes an array of %llu elements with a %u-bit %s "
+             "expression, which reaches 2^%u of them",
+             site->what, site->file, site->line, who, (unsigned long long)elems, 8u * site->index_bytes,
+             site->index_signed ? "signed" : "unsigned", bits);
+    model_fail(t, &f, SL_ERR_SIM);
+}
+
+/* A huge run whose blocks touch too much: each of them covers a large share
+ * of the elements, so running a few of them is running nearly all. */
+static void fail_huge_budget(mthread *t, model_site *site)
+{
+    model_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = MODEL_FIND_LIMIT;
+    f.site[0] = site;
+    snprintf(f.text, sizeof f.text,
+             "huge grid: the blocks run made more than %llu global accesses (the last at %s:%d); this kernel's "
+             "blocks cover too much of the input to be simulated in part",
+             (unsigned long long)MODEL_HUGE_MAX_ACCESSES, site->file, site->line);
+    model_fail(t, &f, SL_ERR_ARG);
+}
+
 /* Parks as a spin point (strong loads, atomics, back-off) so that other
  * threads run. Plain stores since the thread last ran are progress. */
 static void spin_point(mthread *t, uintptr_t addr, const model_site *site)
@@ -331,6 +439,11 @@ static const malloc_t *checked(mthread *t, const void *base, long long i, size_t
         }
         l->lo[0] = a->lo;
         l->len[0] = a->hi - a->lo;
+    }
+    if (model_L.huge) {
+        check_index_width(t, a, base, size, site);
+        if (!a->shared && ++model_L.huge_accesses > MODEL_HUGE_MAX_ACCESSES)
+            fail_huge_budget(t, site);
     }
     *out = p;
     return a;

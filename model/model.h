@@ -24,6 +24,17 @@
 #define MODEL_MAX_SHARED_LIMIT ((size_t)227 * 1024)
 #define MODEL_DEFAULT_SLOTS 8
 #define MODEL_MAX_REPORTS 8
+/* Huge grids: launches of at most this many blocks run whole. */
+#define MODEL_HUGE_MIN_BLOCKS 1024
+/* Huge runs: what an occupancy query answers (a block per tile). */
+#define MODEL_HUGE_OCCUPANCY (1u << 30)
+/* Huge runs: global accesses allowed to the blocks run (a kernel whose
+ * blocks each cover a large share of n cannot be simulated in part). */
+#define MODEL_HUGE_MAX_ACCESSES (UINT64_C(1) << 24)
+/* Why a huge run could not compute the chosen outputs (the index widths are
+ * still checked at every site the blocks reached). */
+#define MODEL_HUGE_DYNAMIC_IDS 1u /* blocks take tiles from a counter */
+#define MODEL_HUGE_WAITS 2u       /* blocks wait for skipped blocks */
 
 /* Orders in which pending blocks are dispatched to residency slots. */
 typedef enum { MODEL_ORDER_IN, MODEL_ORDER_REVERSED, MODEL_ORDER_RANDOM } model_order;
@@ -45,6 +56,15 @@ typedef struct {
     unsigned pct_depth; /* > 0: blocks chosen by PCT priorities with pct_depth - 1 change points */
     bool keep_order;    /* explored schedules keep the dispatch order of `order` */
     unsigned occupancy; /* blocks an occupancy query answers (persistent grids); 0 = the kernel's default */
+    /* Huge grids (docs/memory-model.md): with huge_n (the elements of the
+     * run) > 0, a launch of more than MODEL_HUGE_MIN_BLOCKS blocks runs only
+     * the blocks around elements 0, huge_n - 1 and huge_at[], at their
+     * share of the grid (and one on each side); the others are skipped.
+     * Every access then takes the checked path, where an index expression
+     * of 32 bits into an array beyond what it can address is a finding. */
+    uint64_t huge_n;
+    uint64_t huge_at[4];
+    unsigned nhuge_at;
 } model_config;
 
 /* Kinds of finding. */
@@ -56,6 +76,7 @@ typedef enum {
     MODEL_FIND_LIMIT,
     MODEL_FIND_MISALIGNED, /* an access not aligned to its size (faults on the GPU) */
     MODEL_FIND_WARP,       /* an undefined warp operation (mask and participants disagree) */
+    MODEL_FIND_INDEX,      /* an index type too narrow for the array it indexes (32-bit arithmetic) */
 } model_find_kind;
 
 /* One finding: sites, threads (block-linear, thread-linear), address. */
@@ -75,6 +96,7 @@ typedef struct {
     uint64_t shared_accesses, shared_wavefronts, bank_conflicts, worst_degree;
     uint64_t global_accesses, global_sectors, global_elems;
     uint64_t divergent_issues, issues;
+    uint64_t probes; /* PROBE sites: times reached */
 } model_site_stats;
 
 /* The counts of one launch that Nsight Compute also measures, loads and
@@ -109,7 +131,10 @@ typedef struct {
     uint64_t shared_accesses, shared_wavefronts, bank_conflicts;
     uint64_t global_load_elems, global_store_elems, global_load_sectors, global_store_sectors;
     uint64_t divergent_issues, divergent_branches, warp_issues;
-    uint64_t races, barrier_divergence, deadlocks, oob, misaligned, warp_errors;
+    uint64_t races, barrier_divergence, deadlocks, oob, misaligned, warp_errors, narrow_index;
+    uint64_t skipped_blocks; /* huge grids: blocks not run */
+    unsigned huge_unchecked; /* huge grids: MODEL_HUGE_* reasons the outputs are not the kernel's */
+    char huge_wait[160];     /* huge grids: where a block waited for a skipped one */
     uint64_t global_polls; /* strong loads of global memory: a kernel that waits between blocks has some */
     uint64_t lane_ops; /* dialect calls by single threads */
     /* findings: the first MODEL_MAX_REPORTS races, and the error that

@@ -79,6 +79,15 @@ void model_print(FILE *f, const model_stats *s)
                     (unsigned long long)worst[i]->shared_accesses, (unsigned long long)worst[i]->worst_degree);
     }
     free(worst);
+    bool probes = false;
+    for (size_t i = 0; i < s->nsites; i++)
+        if (s->sites[i].site && s->sites[i].probes) {
+            if (!probes)
+                fprintf(f, "\nprotocol states reached (PROBE sites):\n");
+            probes = true;
+            fprintf(f, "  %-40s %10llu  %s:%d\n", s->sites[i].site->what, (unsigned long long)s->sites[i].probes,
+                    s->sites[i].site->file, s->sites[i].site->line);
+        }
     for (uint64_t i = 0; i < s->races && i < MODEL_MAX_REPORTS; i++)
         fprintf(f, "%s%s\n", i ? "" : "\n", s->race[i].text);
     if (s->has_error)
@@ -87,7 +96,7 @@ void model_print(FILE *f, const model_stats *s)
 
 uint64_t model_findings(const model_stats *s, bool allow_races)
 {
-    uint64_t n = s->barrier_divergence + s->deadlocks + s->oob + s->misaligned + s->warp_errors;
+    uint64_t n = s->barrier_divergence + s->deadlocks + s->oob + s->misaligned + s->warp_errors + s->narrow_index;
     if (!allow_races)
         n += s->races;
     /* a launch stopped for another cause (a limit, a stack overflow) */

@@ -29,6 +29,10 @@ typedef struct {
     int id;           /* 0 until interned */
     unsigned size;    /* access sites: bytes per element (0 until known) */
     int kind;         /* access sites: MODEL_RD / MODEL_WR | flags */
+    /* access sites: the index expression's type, bytes (0: not an access
+     * site) and whether it is signed: what it can address (the check of
+     * 32-bit index arithmetic on arrays beyond 2^31 elements) */
+    unsigned char index_bytes, index_signed;
 } model_site;
 
 /* The linker section that holds every model_site of the program. */
@@ -116,6 +120,8 @@ void model_syncwarp(unsigned mask, model_site *site);
 void model_fence(int scope, model_site *site);
 /* A back-off in a spin loop: other blocks run. */
 void model_nanosleep(unsigned ns, model_site *site);
+/* A named protocol state reached (PROBE): counted per site. */
+void model_probe(model_site *site);
 
 enum { MODEL_SHFL_UP, MODEL_SHFL_DOWN, MODEL_SHFL_IDX, MODEL_SHFL_XOR };
 uint64_t model_shfl(int kind, unsigned mask, uint64_t value, int arg, model_site *site);
@@ -136,6 +142,10 @@ unsigned model_occupancy(unsigned fallback);
  * needs it for bounds checks and race shadows. */
 sl_status model_dev_alloc(void **p, size_t bytes);
 void model_dev_free(void *p);
+/* memmove and memset that leave alone the pages of a large buffer that
+ * were never touched on either side (they read as zero). */
+void model_dev_copy(void *dst, const void *src, size_t bytes);
+void model_dev_memset(void *dst, int byte, size_t bytes);
 
 /* A kernel launch: run entry(args) on every thread of the grid. */
 typedef void (*model_entry)(const void *args);

@@ -108,6 +108,8 @@ static void record_error(model_finding *f, sl_status st)
             s->misaligned++;
         else if (f->kind == MODEL_FIND_WARP)
             s->warp_errors++;
+        else if (f->kind == MODEL_FIND_INDEX)
+            s->narrow_index++;
         if (s == &scratch && !s->cfg.quiet)
             fprintf(stderr, "scanlab: simulator: %s\n", f->text);
     }
@@ -532,7 +534,9 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->lin = i;
         t->lane = i % MODEL_WARP_SIZE;
         t->warp = i / MODEL_WARP_SIZE;
-        t->gtid = lin * nth + i + 1;
+        /* a huge grid numbers its threads by the blocks it runs, which stay
+         * few, so that ids fit 32 bits */
+        t->gtid = (model_L.huge ? model_L.started : lin) * nth + i + 1;
         t->state = TS_READY;
         t->ran = false;
         t->pub.thread_idx.x = i % model_L.block.x;
@@ -545,7 +549,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->pub.ops = 0;
         /* no trace without accounting: every access takes the full path */
         t->pub.tr_next = t->tr_shadow = t->tr;
-        t->pub.tr_end = model_L.accounting && !model_L.explore ? t->tr + t->captr : t->tr;
+        t->pub.tr_end = model_L.accounting && !model_L.explore && !model_L.huge ? t->tr + t->captr : t->tr;
         for (int k = 0; k < MODEL_LANE_RANGES; k++)
             t->pub.lo[k] = t->pub.len[k] = 0;
         t->shared_k = 0;
@@ -559,6 +563,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->wait = 0;
         model_fiber_reset(t->fiber, thread_main, t);
     }
+    model_L.started++;
     model_L.progress++;
     return SL_OK;
 }
@@ -717,7 +722,11 @@ uint64_t model_rand(void) { return splitmix64(&model_L.rng); }
 unsigned model_occupancy(unsigned fallback)
 {
     const model_stats *s = model_current();
-    return s->cfg.occupancy ? s->cfg.occupancy : fallback;
+    if (s->cfg.occupancy)
+        return s->cfg.occupancy;
+    /* a huge run: a grid-stride kernel gets a block per tile, so that the
+     * blocks around the chosen elements can run alone */
+    return s->cfg.huge_n ? MODEL_HUGE_OCCUPANCY : fallback;
 }
 
 uint64_t model_rand_below(uint64_t n) { return model_rand() % n; }
@@ -779,6 +788,23 @@ static void deadlock(const unsigned *order, unsigned nblocks, unsigned nres, boo
                  w->park_site->line, w->state == TS_SPIN ? " on address " : "",
                  w->state == TS_SPIN ? (unsigned long)w->spin_addr : 0ul);
     model_fail(NULL, &f, SL_ERR_SIM);
+}
+
+/* A huge grid whose blocks wait for blocks it skipped (the look-back of a
+ * single-pass scan): not a deadlock of the kernel, but the end of what the
+ * run can check. */
+static void huge_stall(model_stats *s)
+{
+    const mthread *w = NULL;
+    for (unsigned k = 0; k < nslots && !w; k++)
+        if (slots[k].b.active)
+            for (unsigned i = 0; i < slots[k].b.nth && !w; i++)
+                if (slots[k].b.th[i].state != TS_EXIT)
+                    w = &slots[k].b.th[i];
+    s->huge_unchecked |= MODEL_HUGE_WAITS;
+    if (w && w->park_site)
+        snprintf(s->huge_wait, sizeof s->huge_wait, "block %u waits at %s:%d", w->blk->lin, w->park_site->file,
+                 w->park_site->line);
 }
 
 static sl_status ensure_slots(unsigned n, unsigned nth)
@@ -861,6 +887,10 @@ static sl_status run_grid(const unsigned *order, unsigned nblocks, unsigned nres
         if (model_L.progress != p0)
             idle_rounds = 0;
         else if (model_L.weak_progress == w0 || ++idle_rounds > MODEL_LIVELOCK_ROUNDS) {
+            if (nblocks < model_L.nblocks) {
+                huge_stall(s);
+                return SL_ERR_UNSUPPORTED;
+            }
             deadlock(order, nblocks, nres, model_L.weak_progress != w0);
             return SL_ERR_SIM;
         }
@@ -955,6 +985,42 @@ static sl_status run_grid_explored(const unsigned *order, unsigned nblocks, unsi
     return SL_OK;
 }
 
+/* Huge grids: the blocks around each chosen element (0, n - 1 and
+ * huge_at[]), at its share of the grid, one on each side, in increasing
+ * order without repeats. */
+static unsigned huge_max_blocks(void) { return 3 * (2 + 4); }
+
+static unsigned huge_blocks(unsigned *order, unsigned nb, const model_config *c)
+{
+    uint64_t at[6];
+    unsigned nat = 0, k = 0;
+    at[nat++] = 0;
+    at[nat++] = c->huge_n - 1;
+    for (unsigned i = 0; i < c->nhuge_at && i < 4; i++)
+        if (c->huge_at[i] < c->huge_n)
+            at[nat++] = c->huge_at[i];
+    for (unsigned i = 0; i < nat; i++) {
+        const uint64_t b = (uint64_t)((unsigned __int128)at[i] * nb / c->huge_n);
+        for (int d = -1; d <= 1; d++) {
+            if ((d < 0 && b == 0) || b + (uint64_t)(d + 1) > nb)
+                continue;
+            const unsigned x = (unsigned)((int64_t)b + d);
+            bool dup = false;
+            for (unsigned j = 0; j < k; j++)
+                dup |= order[j] == x;
+            if (!dup)
+                order[k++] = x;
+        }
+    }
+    for (unsigned i = 1; i < k; i++) /* increasing: blocks start in order */
+        for (unsigned j = i; j > 0 && order[j - 1] > order[j]; j--) {
+            const unsigned tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
+        }
+    return k;
+}
+
 static sl_status launch(const sl_launch *cfg, model_entry entry, const void *args, const char *name,
                         bool accounting)
 {
@@ -973,7 +1039,10 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     unsigned long long nb = (unsigned long long)cfg->grid.x * cfg->grid.y * cfg->grid.z;
     if (nth == 0 || nth > MODEL_MAX_BLOCK_THREADS)
         return refuse("launch refused: %llu threads per block (limit %llu)", nth, MODEL_MAX_BLOCK_THREADS);
-    if (nb == 0 || nb * nth > UINT32_MAX - 1)
+    /* a huge run checks every access of every launch; a launch of many
+     * blocks runs only the chosen ones */
+    const bool huge = c->huge_n > 0 && nb > MODEL_HUGE_MIN_BLOCKS;
+    if (nb == 0 || (!huge && nb * nth > UINT32_MAX - 1))
         return refuse("launch refused: %llu blocks of %llu threads", nb, nth);
     if (cfg->shmem > limit)
         return refuse("launch refused: %llu bytes of dynamic shared memory (limit %llu)", cfg->shmem, limit);
@@ -988,7 +1057,8 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     unsigned nres = c->slots ? c->slots : MODEL_DEFAULT_SLOTS;
     if (nres > nb)
         nres = (unsigned)nb;
-    unsigned *order = malloc(nb * sizeof *order);
+    model_L.huge = c->huge_n > 0;
+    unsigned *order = malloc((huge ? huge_max_blocks() : nb) * sizeof *order);
     sl_status st = order ? ensure_slots(nres, (unsigned)nth) : SL_ERR_NOMEM;
     if (st == SL_OK && accounting)
         st = model_shadow_prepare();
@@ -997,7 +1067,20 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     model_weak_reset();
     model_shadow_sets_reset();
     uint64_t steps = 0, work0 = s->work, bar0 = s->barriers;
-    if (st == SL_OK) {
+    unsigned nrun = (unsigned)nb;
+    if (st == SL_OK && huge) {
+        nrun = huge_blocks(order, (unsigned)nb, c);
+        s->skipped_blocks += nb - nrun;
+        if (nres > nrun)
+            nres = nrun;
+    }
+    if (st == SL_OK && huge) {
+        st = run_grid(order, nrun, nres, &steps, s);
+        /* blocks that never read blockIdx take their tiles from a counter:
+         * the few run took the first tiles, not the chosen ones */
+        if (st == SL_OK && !model_L.id_read)
+            s->huge_unchecked |= MODEL_HUGE_DYNAMIC_IDS;
+    } else if (st == SL_OK) {
         fill_order(order, (unsigned)nb, c);
         if (model_L.explore && !c->keep_order)
             for (unsigned i = (unsigned)nb; i > 1; i--) {

@@ -70,3 +70,12 @@ size_t model_sites(const model_site **begin)
         return 0;
     return (size_t)(__stop_scanlab_sites - __start_scanlab_sites);
 }
+
+void model_probe(model_site *site)
+{
+    if (__builtin_expect(site->id == 0, 0))
+        model_site_intern(site);
+    model_site_stats *ss = model_site_stats_of(model_current(), site);
+    if (ss)
+        ss->probes++;
+}

@@ -120,9 +120,9 @@ two_level_emit() { # C = 8, tiles of B x 24
     done
     echo
 }
-# Single pass: stores exact; loads at least n + the tickets (T + G, G =
-# min(T, 4) persistent blocks in the simulator) + one round of polls over
-# the words each tile needs.
+# Single pass: stores exact; loads at least n + the tickets (T: one block
+# per tile, each draws one) + one round of polls over the words each tile
+# needs.
 polls() { # T kind -> the fewest polls
     awk -v t="$1" -v k="$2" 'BEGIN {
         p = 0
@@ -133,17 +133,16 @@ polls() { # T kind -> the fewest polls
         }
         print p }'
 }
-grid() { [ "$1" -lt 4 ] && echo "$1" || echo 4; }
 chained_cf() { t=$(tiles "$1" "$2"); echo ">=$(($1 + $(polls "$t" chained))) $(($1 + t))"; }
-ticket_cf() { t=$(tiles "$1" "$2"); echo ">=$(($1 + $(polls "$t" chained) + t + $(grid "$t"))) $(($1 + t + 1))"; }
-lookback_cf() { t=$(tiles "$1" "$2"); echo ">=$(($1 + $(polls "$t" lookback) + t + $(grid "$t"))) $(($1 + 2 * t))"; }
-det_cf() { t=$(tiles "$1" "$2"); echo ">=$(($1 + $(polls "$t" det) + t + $(grid "$t"))) $(($1 + t + 2 * (t / 32) + 1))"; }
+ticket_cf() { t=$(tiles "$1" "$2"); echo ">=$(($1 + $(polls "$t" chained) + t)) $(($1 + t + 1))"; }
+lookback_cf() { t=$(tiles "$1" "$2"); echo ">=$(($1 + $(polls "$t" lookback) + t)) $(($1 + 2 * t))"; }
+det_cf() { t=$(tiles "$1" "$2"); echo ">=$(($1 + $(polls "$t" det) + t)) $(($1 + t + 2 * (t / 32) + 1))"; }
 
 emit "hierarchical (L(n) = n + L(T) + (n - S) + (T - 1), S(n) = n + T + S(T) + (n - S))" hierarchical hier_cf
 emit "reduce-then-scan (L(n) = 2n + (T - 1) + L(T), S(n) = n + T + S(T))" reduce-then-scan rts_cf
 two_level_emit
 emit "chained-static (n + T stores; loads n + one poll per wait at least)" chained-static chained_cf
-emit "chained-ticket (n + T + 1 stores; loads n + polls + T + G tickets at least)" chained-ticket ticket_cf
+emit "chained-ticket (n + T + 1 stores; loads n + polls + T tickets at least)" chained-ticket ticket_cf
 emit "lookback (n + 2T stores: A and P per tile, P only for tile 0, the next run's ticket counter)" lookback lookback_cf
 emit "lookback-det (n + T + 2 floor(T/32) + 1 stores: A per tile, A and P per full window, the counter)" lookback-det det_cf
 emit_blocks "reduce-interleaved (loads n + T1 + T2 + ..., stores T1 + T2 + ... + 1)" reduce-interleaved reduce_cf

@@ -1,7 +1,7 @@
-/* chained-ticket: the chained scan (chained_prefix.cuh) on persistent
- * blocks that draw their tiles from an atomic counter (single_pass.cuh):
- * a block waits only for tiles drawn by blocks that are running, so no
- * dispatch order can deadlock it.
+/* chained-ticket: the chained scan (chained_prefix.cuh) with each block's
+ * tile drawn from an atomic counter (single_pass.cuh): a block waits only
+ * for tiles drawn by blocks that are running, so no dispatch order can
+ * deadlock it.
  *
  * Template: compiled once per (T, TN, OPN) through cuda/inst_all.h. */
 #include "cuda/device/chained_prefix.cuh"

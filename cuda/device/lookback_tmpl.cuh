@@ -1,6 +1,6 @@
 /* Decoupled look-back (Merrill & Garland, "Single-pass parallel prefix
  * scan with decoupled look-back", NVIDIA TR NVR-2016-002; CUB's
- * DeviceScan), on the register tiles and persistent ticketed blocks of
+ * DeviceScan), on the register tiles and ticketed blocks of
  * single_pass.cuh.
  *
  * A tile publishes its aggregate (status A) as soon as it is reduced. Warp

@@ -56,6 +56,8 @@ typedef struct {
     int block;  /* threads per block for kernels; 0 = the algorithm's default */
     int param;  /* the algorithm's own parameter; 0 = its default */
     bool allow_races; /* sim: a race alone does not fail the case */
+    int schedules;    /* sim: the default schedule and schedules - 1 explored ones */
+    unsigned pct;     /* sim, explored schedules: PCT depth (0: random) */
 } verify_case;
 
 /* Room for the simulator's findings of one case, as text. */
@@ -82,6 +84,7 @@ typedef struct {
     bool kept;
     /* sim backend: what the simulator found over every run */
     uint64_t races;    /* races seen (allowed or not) */
+    uint64_t schedule; /* the schedule of the run that failed (0: the default) */
     uint64_t findings; /* findings that fail the case */
     char findings_text[VERIFY_FINDINGS_TEXT]; /* one "path:line: error: message" line each */
 } verify_case_result;

@@ -8,8 +8,8 @@
  *   lookback  a tile stops looking back at the first inclusive prefix it
  *             finds, which depends on which predecessors have finished
  *             (lookback-det, whose prefixes are fixed expressions, is in).
- * The persistent kernels run fewer blocks in the simulator than on the GPU;
- * their results do not depend on the grid.
+ * The grid-stride kernels run fewer blocks in the simulator than on the
+ * GPU; their results do not depend on the grid.
  * Every difference is printed before the test fails. */
 #include <setjmp.h>
 #include <stdarg.h>

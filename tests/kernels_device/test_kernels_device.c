@@ -2,13 +2,14 @@
  * the simulator: results against the sequential reference (integers,
  * every operator including the non-commutative affine, and odd tile
  * layouts), global element traffic against closed forms, bank conflicts of
- * the register tiles' staging, persistent grids, the inter-block progress
+ * the register tiles' staging, grid-stride grids, the inter-block progress
  * of the single-pass scans under chosen dispatch orders, and the exact bits
  * of the deterministic float scans against the same expressions computed
  * here.
  *
  * Tiles are B threads x I items, S = B I elements, T = ceil(n / S) tiles;
- * persistent kernels run min(T, 4) blocks in the simulator. Closed forms
+ * the grid-stride kernels run min(T, 4) blocks in the simulator, the
+ * single-pass ones one block per tile. Closed forms
  * (inclusive, n elements, [T > 1] the recursion on the T tile totals):
  *   hierarchical     loads  L(n) = n + [T>1] (L(T) + (n - S) + (T - 1))
  *                    stores S(n) = n + [T>1] (T + S(T) + (n - S))
@@ -332,8 +333,7 @@ static uint64_t least_polls(sl_scan_fn fn, size_t t)
 }
 
 /* Single pass: stores exact, loads n + tickets + polls within bounds, one
- * launch, a persistent grid of min(T, 4) blocks (one block per tile for
- * chained-static). */
+ * launch, one block per tile (a ticketed block draws one ticket). */
 static void test_counts_single_pass(void **state)
 {
     (void)state;
@@ -353,9 +353,8 @@ static void test_counts_single_pass(void **state)
                 if (fns[f] == lookback_det_sim)
                     stores += 2 * (t / 32);
                 assert_int_equal(st.global_store_elems, stores);
-                const uint64_t blocks = ticketed ? (t < SIM_RESIDENT ? t : SIM_RESIDENT) : t;
-                assert_int_equal(st.blocks, blocks);
-                uint64_t least = n + (ticketed ? t + blocks : 0);
+                assert_int_equal(st.blocks, t);
+                uint64_t least = n + (ticketed ? t : 0);
                 for (size_t i = 0; i < t; i++)
                     least += least_polls(fns[f], i);
                 assert_true(st.global_load_elems >= least);

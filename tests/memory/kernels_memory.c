@@ -9,7 +9,7 @@
 
 #include "kernels_memory.h"
 
-int tm_line_reader, tm_line_writer, tm_line_data_store, tm_line_data_load, tm_line_half;
+int tm_line_reader, tm_line_writer, tm_line_data_store, tm_line_data_load, tm_line_half, tm_line_narrow;
 
 /* Every thread t reads word t + 1 and word t, then writes word t: thread t
  * + 1 reads and writes word t + 1 after thread t read it, with no barrier in
@@ -186,4 +186,25 @@ SL_DEFINE_LAUNCH(SL_KN(tickets), (uint32_t *, counter), (int32_t *, out))
 sl_status tm_tickets(sl_launch cfg, uint32_t *counter, int32_t *out)
 {
     return SL_LAUNCH(tickets)(cfg, counter, out);
+}
+
+/* A copy indexed by an unsigned 32-bit expression (wide = 0) or a 64-bit
+ * one (wide = 1): the 32-bit one cannot reach past element 2^32. */
+SL_GLOBAL SL_KN(index_copy)(const int32_t *in, int32_t *out, size_t n, int wide)
+{
+    if (wide) {
+        const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n)
+            ST(out, i, LD(in, i));
+    } else {
+        const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+        tm_line_narrow = __LINE__ + 2;
+        if (i < n)
+            ST(out, i, LD(in, i));
+    }
+}
+SL_DEFINE_LAUNCH(SL_KN(index_copy), (const int32_t *, in), (int32_t *, out), (size_t, n), (int, wide))
+sl_status tm_index_copy(sl_launch cfg, const int32_t *in, int32_t *out, size_t n, int wide)
+{
+    return SL_LAUNCH(index_copy)(cfg, in, out, n, wide);
 }

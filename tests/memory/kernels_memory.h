@@ -8,7 +8,7 @@
 #include "cuda/launch.h"
 
 /* Lines of the accesses a report must name. */
-extern int tm_line_reader, tm_line_writer, tm_line_data_store, tm_line_data_load, tm_line_half;
+extern int tm_line_reader, tm_line_writer, tm_line_data_store, tm_line_data_load, tm_line_half, tm_line_narrow;
 
 /* 64 threads: thread t reads words t + 1 and t, then writes word t. */
 sl_status tm_readers(sl_launch cfg, int32_t *out);
@@ -54,5 +54,8 @@ sl_status tm_last_writer(sl_launch cfg, int32_t *out);
 
 /* Thread 0 of every block takes a ticket k and writes out[k] = blockIdx.x. */
 sl_status tm_tickets(sl_launch cfg, uint32_t *counter, int32_t *out);
+
+/* out[i] = in[i] for i < n, the index computed in 32 bits (wide = 0) or 64. */
+sl_status tm_index_copy(sl_launch cfg, const int32_t *in, int32_t *out, size_t n, int wide);
 
 #endif

@@ -275,6 +275,44 @@ static void test_explored_ticket_orders(void **state)
     model_dev_free(out);
 }
 
+/* A huge grid: 2^32 + 256 elements (16 GiB, mapped lazily), 2^24 + 1
+ * blocks of 256 of which the simulator runs those around elements 0,
+ * 2^32 and the last. The 32-bit unsigned index is a finding at its
+ * line (it reaches 2^32 elements of 2^32 + 256); the 64-bit one copies the
+ * chosen blocks' elements, including the last, and touches little memory. */
+static void test_huge_grid_index_width(void **state)
+{
+    (void)state;
+    const size_t n = ((size_t)1 << 32) + 256;
+    int32_t *in = NULL, *out = NULL;
+    assert_int_equal(model_dev_alloc((void **)&in, n * sizeof *in), SL_OK);
+    assert_int_equal(model_dev_alloc((void **)&out, n * sizeof *out), SL_OK);
+    in[n - 1] = 7;
+    in[(size_t)1 << 32] = 5;
+    const sl_launch cfg = sl_launch_1d((unsigned)((n + 255) / 256), 256, 0);
+    for (int wide = 0; wide < 2; wide++) {
+        begin(0, 0);
+        st.cfg.huge_n = n;
+        st.cfg.huge_at[st.cfg.nhuge_at++] = (uint64_t)1 << 32;
+        sl_status s = model_end(tm_index_copy(cfg, in, out, n, wide));
+        if (!wide) {
+            assert_int_equal(s, SL_ERR_SIM);
+            assert_int_equal(st.narrow_index, 1);
+            assert_int_equal(st.error.kind, MODEL_FIND_INDEX);
+            assert_int_equal(st.error.site[0]->line, tm_line_narrow);
+        } else {
+            assert_int_equal(s, SL_OK);
+            assert_int_equal(model_findings(&st, false), 0);
+            assert_int_equal(out[n - 1], 7);
+            assert_int_equal(out[(size_t)1 << 32], 5);
+            assert_true(st.blocks <= 9);
+            assert_int_equal(st.blocks + st.skipped_blocks, cfg.grid.x);
+        }
+    }
+    model_dev_free(in);
+    model_dev_free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,7 +320,7 @@ int main(void)
         cmocka_unit_test(test_stale_values),            cmocka_unit_test(test_partial_overlap_races),
         cmocka_unit_test(test_undefined_warp_operations), cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_steps_follow_the_chain),  cmocka_unit_test(test_explored_lane_orders),
-        cmocka_unit_test(test_explored_ticket_orders),
+        cmocka_unit_test(test_explored_ticket_orders),  cmocka_unit_test(test_huge_grid_index_width),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     model_stats_free(&st);

@@ -67,12 +67,12 @@ with tempfile.TemporaryDirectory() as d:
     check(len(simrows) >= 6, f"simulated launches: {len(simrows)}")
     check(all(r["predicted_ns"] > 0 for r in simrows), "every launch has a predicted time")
     # tiles of 128 threads x 24 items: 98304 elements are 32 tiles, each
-    # waiting for the one before; every persistent block draws one ticket
-    # per tile it takes and one past the last tile, one sector each
+    # waiting for the one before; one block per tile, each drawing one
+    # ticket, one sector each
     chained = [r for r in simrows if r["algo"] == "chained-ticket" and r["n"] == 98304]
     check(len(chained) == 1 and chained[0]["chain"] == 31, "chained-ticket at 98304/128: 32 tiles, 31 waits")
-    check(chained and chained[0]["global_atom_sectors"] == 32 + chained[0]["blocks"],
-          "one atomic ticket per tile and one past the end per block, one sector each")
+    check(chained and chained[0]["global_atom_sectors"] == 32 and chained[0]["blocks"] == 32,
+          "one block and one atomic ticket per tile, one sector each")
 
     head = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size",
             "Grid Size", "Device", "CC"] + [m for m, _ in fidelity_join.METRICS] + [fidelity_join.TIME]

@@ -13,6 +13,7 @@
 #include "verify/cli/memory.h"
 #include "verify/cli/options.h"
 #include "verify/cli/simulate.h"
+#include "verify/cli/simulate_huge.h"
 #include "model/timemodel.h"
 #include "verify/formats/json.h"
 #include "verify/formats/npy.h"
@@ -36,6 +37,9 @@ static const cli_cmd_opt simulate_opts[] = {
     {OPT_SEED, NULL},
     {OPT_SLOTS, NULL},
     {OPT_ORDER, NULL},
+    {OPT_SCHEDULE, NULL},
+    {OPT_PCT, NULL},
+    {OPT_HUGE, NULL},
     {OPT_SHARED_LIMIT, NULL},
     {OPT_ALLOW_RACES, NULL},
     {OPT_OUTPUT, "Here: the output array (a scan's or a reduction's) of the one run, as .npy"},
@@ -59,6 +63,9 @@ typedef struct {
     sl_type type;
     sl_op op;
     int block, param, slots;
+    uint64_t schedule;
+    unsigned pct;
+    bool huge;
     size_t shared_limit;
     model_order order;
     uint64_t seed;
@@ -143,6 +150,7 @@ static const char *finding_kind(model_find_kind k)
     case MODEL_FIND_LIMIT: return "limit";
     case MODEL_FIND_MISALIGNED: return "misaligned";
     case MODEL_FIND_WARP: return "warp";
+    case MODEL_FIND_INDEX: return "index_width";
     }
     return "other";
 }
@@ -219,6 +227,10 @@ static void print_json(json_writer *w, const sim_plan *p, const sl_scan_args *a,
     json_uint(w, "races", s->races);
     json_uint(w, "barrier_divergence", s->barrier_divergence);
     json_uint(w, "deadlocks", s->deadlocks);
+    if (s->cfg.huge_n) {
+        json_uint(w, "skipped_blocks", s->skipped_blocks);
+        json_bool(w, "outputs_checked", !s->huge_unchecked);
+    }
     json_begin_array(w, "launch_list");
     for (size_t i = 0; i < s->nlaunch_records; i++) {
         const model_launch_stats *l = &s->launch[i];
@@ -250,6 +262,8 @@ static void print_json(json_writer *w, const sim_plan *p, const sl_scan_args *a,
         json_uint(w, "worst_degree", x->worst_degree);
         json_uint(w, "global_accesses", x->global_accesses);
         json_uint(w, "global_sectors", x->global_sectors);
+        if (x->probes)
+            json_uint(w, "probes", x->probes);
         json_end_object(w);
     }
     json_end_array(w);
@@ -297,6 +311,81 @@ static void free_buffers(sim_buffers *b)
     free(b->ref);
 }
 
+/* A huge run (simulate_huge.c): lazily mapped buffers, the sparse input,
+ * the chosen blocks, the outputs at the chosen elements. */
+static int run_huge(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
+{
+    const size_t bytes = n * SL_TYPE_SIZE(p->type);
+    void *in = huge_buffer(bytes), *out = huge_buffer(bytes);
+    if (!in || !out) {
+        huge_buffer_free(in, bytes);
+        huge_buffer_free(out, bytes);
+        fprintf(stderr, "scanlab: simulate: --huge: cannot map %zu bytes\n", bytes);
+        return CLI_EXIT_FAILED;
+    }
+    uint64_t at[4];
+    const unsigned nat = huge_positions(n, at);
+    huge_fill(p->type, p->seed, n, in, at, nat);
+    model_stats s;
+    model_stats_init(&s);
+    s.cfg.slots = (unsigned)p->slots;
+    s.cfg.shared_limit = p->shared_limit;
+    s.cfg.huge_n = n;
+    for (unsigned k = 1; k + 1 < nat; k++)
+        s.cfg.huge_at[s.cfg.nhuge_at++] = at[k];
+    sl_scan_args a = {.type = p->type, .op = SL_ADD, .exclusive = exclusive, .in = in, .out = out, .n = n,
+                      .block = p->block, .param = p->param, .sim = &s};
+    sim_result r = {.st = p->al->run[SL_SIM](&a)};
+    /* blocks that waited for skipped ones stopped where the run can check
+     * no further: not an error of the kernel */
+    const bool stalled = r.st == SL_ERR_UNSUPPORTED && (s.huge_unchecked & MODEL_HUGE_WAITS);
+    const bool values = r.st == SL_OK && !s.huge_unchecked;
+    long long want = 0, got = 0;
+    if (values)
+        r.bad = huge_check(p->type, exclusive, n, in, out, at, nat, &r.first_bad, &want, &got);
+    r.found = model_findings(&s, p->allow_races);
+    if (stalled)
+        r.st = SL_OK;
+    char why[256] = "";
+    if (s.huge_unchecked & MODEL_HUGE_DYNAMIC_IDS)
+        snprintf(why, sizeof why, "its blocks take their tiles from a counter, so the blocks run took the first tiles");
+    else if (s.huge_unchecked & MODEL_HUGE_WAITS)
+        snprintf(why, sizeof why, "its blocks wait for the tiles before them, which were skipped (%s)", s.huge_wait);
+    if (w) {
+        print_json(w, p, &a, &s, &r);
+    } else {
+        printf("%s on sim, huge: n = %zu, %s, add, %s; %llu blocks run, %llu skipped\n", p->al->name, n,
+               verify_type_name(p->type), exclusive ? "exclusive" : "inclusive", (unsigned long long)s.blocks,
+               (unsigned long long)s.skipped_blocks);
+        model_print(stdout, &s);
+        const char *res = r.st != SL_OK ? "not produced"
+                          : r.found     ? "the simulator found errors (see stderr)"
+                          : !values     ? "index widths clean; outputs not checked"
+                          : r.bad       ? "WRONG"
+                                        : "correct";
+        printf("\nresult: %s\n", res);
+        if (!values && r.st == SL_OK)
+            printf("outputs not checked: %s; the index widths were checked at every site the blocks reached\n",
+                   why);
+    }
+    if (r.found)
+        model_print_findings(stderr, &s);
+    if (values && r.bad)
+        fprintf(stderr, "scanlab: simulate: %zu of the checked outputs wrong, the first at %zu: %lld, "
+                        "expected %lld (seed %llu)\n", r.bad, r.first_bad, got, want, (unsigned long long)p->seed);
+    else if (r.st != SL_OK && !r.found)
+        fprintf(stderr, "scanlab: simulate: %s\n", sl_status_str(r.st));
+    int rc = r.st == SL_OK && !r.bad && !r.found ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+    /* the run's limit (a kernel that cannot be simulated in part) is a
+     * refusal of the request, not a failed check */
+    if (s.has_error && s.error.kind == MODEL_FIND_LIMIT && r.st == SL_ERR_ARG)
+        rc = CLI_EXIT_USAGE;
+    model_stats_free(&s);
+    huge_buffer_free(in, bytes);
+    huge_buffer_free(out, bytes);
+    return rc;
+}
+
 /* One run: input, reference, the kernel in the simulator, the check.
  * Prints the counts (or adds the run to w) and the findings. */
 static int run_one(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
@@ -325,6 +414,8 @@ static int run_one(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
     s.cfg.slots = (unsigned)p->slots;
     s.cfg.order = p->order;
     s.cfg.seed = p->seed;
+    s.cfg.schedule = p->schedule;
+    s.cfg.pct_depth = p->pct;
     s.cfg.shared_limit = p->shared_limit;
     sl_scan_args a = {.type = p->type, .op = p->op, .exclusive = exclusive, .in = b.in, .out = b.out,
                       .n = n, .block = p->block, .param = p->param, .sim = &s};
@@ -463,6 +554,17 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
         return CLI_EXIT_USAGE;
     if ((rc = parse_order(a->val[OPT_ORDER], &p->order)) != CLI_EXIT_OK)
         return rc;
+    if (a->val[OPT_SCHEDULE] && cli_parse_u64("--schedule", a->val[OPT_SCHEDULE], &p->schedule) != SL_OK)
+        return CLI_EXIT_USAGE;
+    int pct = 0;
+    if (a->val[OPT_PCT] && cli_parse_int("--pct", a->val[OPT_PCT], 0, 64, &pct) != SL_OK)
+        return CLI_EXIT_USAGE;
+    if (pct && !p->schedule)
+        return cli_usage_error("simulate: --pct applies to an explored schedule: give --schedule S too");
+    p->pct = (unsigned)pct;
+    p->huge = a->set[OPT_HUGE];
+    if (p->huge && (p->al->kind != SL_KIND_SCAN || p->op != SL_ADD))
+        return cli_usage_error("simulate: --huge runs add scans (the outputs it checks are exact sums)");
     p->shared_limit = MODEL_DEFAULT_SHARED_LIMIT;
     if (a->val[OPT_SHARED_LIMIT]) {
         if (cli_parse_size("--shared-limit", a->val[OPT_SHARED_LIMIT], &p->shared_limit) != SL_OK)
@@ -505,7 +607,8 @@ int simulate_main(int argc, char **argv, const verify_algo *algos, size_t count)
             rc = cli_usage_error("simulate: --output writes scans and reductions; '%s' is an "
                                  "application", p.al->name);
     }
-    for (size_t i = 0; rc == CLI_EXIT_OK && i < nsizes; i++)
+    /* a huge run touches a few windows of its buffers, not n elements */
+    for (size_t i = 0; rc == CLI_EXIT_OK && !p.huge && i < nsizes; i++)
         if (cli_check_peak("simulate", sizes[i], peak_of(&p, sizes[i])) != SL_OK)
             rc = CLI_EXIT_USAGE;
     if (rc != CLI_EXIT_OK) {
@@ -529,7 +632,8 @@ int simulate_main(int argc, char **argv, const verify_algo *algos, size_t count)
                 continue;
             if (!p.json && (i || k) && many)
                 printf("\n");
-            int r = run_one(&p, sizes[i], scan && k, p.json ? &w : NULL);
+            int r = p.huge ? run_huge(&p, sizes[i], scan && k, p.json ? &w : NULL)
+                           : run_one(&p, sizes[i], scan && k, p.json ? &w : NULL);
             if (r != CLI_EXIT_OK && rc != CLI_EXIT_USAGE)
                 rc = r;
         }

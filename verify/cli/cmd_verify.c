@@ -39,6 +39,8 @@ static const cli_cmd_opt verify_opts[] = {
     {OPT_REPEAT, "Default 1; with K > 1 each line says whether the K results were bitwise "
                  "identical ('cub', CUB's DeviceScan in GPU builds, is the baseline)"},
     {OPT_ALLOW_RACES, NULL},
+    {OPT_SCHEDULES, NULL},
+    {OPT_PCT, NULL},
     {OPT_FAIL_ON_SKIP, NULL},
     {OPT_COVERAGE, "Not with --json"},
     {OPT_OUTPUT, "Here, with --input: the output of the one case selected (one algorithm, "
@@ -321,6 +323,14 @@ static int parse_numbers(const cli_args *a, const options *o, verify_plan *p, si
     if (cli_get_jobs(a, &p->jobs) != CLI_EXIT_OK ||
         cli_get_block_param(a, &p->block, &p->param) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
+    p->schedules = 1;
+    if (a->val[OPT_SCHEDULES] &&
+        cli_parse_int("--schedules", a->val[OPT_SCHEDULES], 1, MAX_REPEAT, &p->schedules) != SL_OK)
+        return CLI_EXIT_USAGE;
+    int pct = 0;
+    if (a->val[OPT_PCT] && cli_parse_int("--pct", a->val[OPT_PCT], 0, 64, &pct) != SL_OK)
+        return CLI_EXIT_USAGE;
+    p->pct = (unsigned)pct;
     if (a->val[OPT_REPEAT] &&
         cli_parse_int("--repeat", a->val[OPT_REPEAT], 1, MAX_REPEAT, &p->repeat) != SL_OK)
         return CLI_EXIT_USAGE;

@@ -56,6 +56,21 @@ static const opt_def defs[OPT_COUNT] = {
                   "(default 1e8)"},
     [OPT_SLOTS] = {"slots", 0, "K", "resident blocks at once (default 8)"},
     [OPT_ORDER] = {"order", 0, "O", "block dispatch order: in (default), reversed, random (from --seed)"},
+    [OPT_SCHEDULE] = {"schedule", 0, "S",
+                      "an explored schedule (docs/memory-model.md): lanes, warps and blocks in an "
+                      "order drawn from S, other blocks running at every store, strong access and "
+                      "fence, strong loads returning older values the memory model allows; 0 (the "
+                      "default) is the deterministic schedule"},
+    [OPT_SCHEDULES] = {"schedules", 0, "K",
+                       "sim: every case under K schedules, the default one and K - 1 explored ones "
+                       "drawn from the case's seed (1 to 1000, default 1)"},
+    [OPT_HUGE] = {"huge", 0, NULL,
+                  "n beyond memory, to find 32-bit index arithmetic: memory mapped lazily, only the "
+                  "blocks around elements 0, 2^31, 2^32 and n - 1 run, a narrow index type into a "
+                  "larger array is a finding; add scans only, the outputs there checked exactly"},
+    [OPT_PCT] = {"pct", 0, "D",
+                 "with explored schedules: choose blocks by PCT priorities with D - 1 change points "
+                 "(probabilistic concurrency testing, depth D; 0 = uniformly random, the default)"},
     [OPT_SHARED_LIMIT] = {"shared-limit", 0, "BYTES",
                           "shared memory per block (default 49152, at most 232448)"},
     [OPT_QUICK] = {"quick", 0, NULL, "a reduced selection (seconds)"},

@@ -33,6 +33,10 @@ typedef enum {
     OPT_COND,
     OPT_SLOTS,
     OPT_ORDER,
+    OPT_SCHEDULE,
+    OPT_SCHEDULES,
+    OPT_PCT,
+    OPT_HUGE,
     OPT_SHARED_LIMIT,
     OPT_QUICK,
     /* verdicts */

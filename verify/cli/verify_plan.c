@@ -144,7 +144,8 @@ static void run_task(pool *p, size_t i)
     verify_case c = {.algo = g->algo, .backend = g->backend, .type = g->type, .op = g->op,
                      .exclusive = g->exclusive, .dist = t->dist, .n = t->n, .seed = p->plan->seed,
                      .repeat = p->plan->repeat, .block = p->plan->block, .param = p->plan->param,
-                     .allow_races = p->plan->allow_races};
+                     .allow_races = p->plan->allow_races, .schedules = p->plan->schedules,
+                     .pct = p->plan->pct};
     /* The simulator and the GPU are process-wide: one case at a time. */
     bool serial = g->backend == SL_SIM || g->backend == SL_CUDA;
     if (serial)
@@ -273,10 +274,14 @@ static void shell_word(const char *path, char *buf, size_t size)
 
 static void replay(const verify_plan *p, const group *g, const task *t, char *buf, size_t size)
 {
-    char rep[96] = "";
+    char rep[160] = "";
     int len = 0;
     if (p->repeat > 1)
         len += snprintf(rep + len, sizeof rep - (size_t)len, " --repeat %d", p->repeat);
+    if (p->schedules > 1)
+        len += snprintf(rep + len, sizeof rep - (size_t)len, " --schedules %d", p->schedules);
+    if (p->pct)
+        len += snprintf(rep + len, sizeof rep - (size_t)len, " --pct %u", p->pct);
     if (p->block)
         len += snprintf(rep + len, sizeof rep - (size_t)len, " --block %d", p->block);
     if (p->param)

@@ -21,6 +21,8 @@ typedef struct {
     int repeat;                      /* >= 1 */
     int block, param;                /* kernels: threads per block, own parameter (0: default) */
     bool allow_races;                /* sim: a race alone does not fail a case */
+    int schedules;                   /* sim: schedules per case (docs/memory-model.md), >= 1 */
+    unsigned pct;                    /* sim: PCT depth of the explored schedules (0: random) */
     bool fail_on_skip;               /* a skipped line fails the run (exit 1) */
     bool json;
     uint64_t peak_bytes;             /* the estimated peak memory (JSON: memory_estimate_bytes) */

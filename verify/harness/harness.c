@@ -43,17 +43,38 @@ static void keep_findings_text(const model_stats *s, verify_case_result *r)
     free(text);
 }
 
+/* Schedules a sim case runs under (one elsewhere), and the one of run k:
+ * the default schedule first, then explored ones drawn from the seed. */
+static int schedules_of(const verify_case *c)
+{
+    return c->backend == SL_SIM && c->schedules > 1 ? c->schedules : 1;
+}
+
+static uint64_t schedule_of(const verify_case *c, int run)
+{
+    const int k = run % schedules_of(c);
+    if (k == 0)
+        return 0;
+    uint64_t z = c->seed + (uint64_t)k * UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return z ? z : 1;
+}
+
 /* Run the case's algorithm once. On the simulator the run gets its own
  * counts, so that what the simulator found (a race, an out-of-bounds
  * access, ...) fails the case like a wrong value: SL_ERR_SIM with the
  * sites in r->findings_text. Races alone pass when they are allowed. */
-static sl_status run_algo(const verify_case *c, sl_scan_args *args, verify_case_result *r)
+static sl_status run_algo(const verify_case *c, sl_scan_args *args, uint64_t schedule, verify_case_result *r)
 {
     if (c->backend != SL_SIM)
         return c->algo->run[c->backend](args);
     model_stats s;
     model_stats_init(&s);
     s.cfg.quiet = true;
+    s.cfg.schedule = schedule;
+    s.cfg.pct_depth = c->pct;
     args->sim = &s;
     sl_status st = c->algo->run[SL_SIM](args);
     args->sim = NULL;
@@ -233,11 +254,12 @@ static sl_status run_checked(const verify_case *c, const case_io *io, buffers *b
      * algorithm forgets to write can never pass by luck. */
     for (size_t k = 0; k < len * es; k++)
         b->poison[k] = (unsigned char)~b->ref[k];
-    int repeat = c->repeat < 1 ? 1 : c->repeat;
-    for (int run = 0; run < repeat; run++) {
+    const int repeat = c->repeat < 1 ? 1 : c->repeat, runs = repeat * schedules_of(c);
+    for (int run = 0; run < runs; run++) {
         memset(b->out_block, GUARD_BYTE, (len + 2 * VERIFY_GUARD_ELEMS) * es);
         memcpy(out, b->poison, len * es);
-        sl_status st = run_algo(c, &args, r);
+        r->schedule = schedule_of(c, run);
+        sl_status st = run_algo(c, &args, r->schedule, r);
         if (st != SL_OK) {
             r->run = run;
             return st;
@@ -250,6 +272,7 @@ static sl_status run_checked(const verify_case *c, const case_io *io, buffers *b
             r->run = run;
             return SL_ERR_CHECK;
         }
+        r->schedule = 0;
         if (run == 0)
             memcpy(b->first, out, len * es);
         else if (memcmp(b->first, out, len * es) != 0)
@@ -346,13 +369,14 @@ static sl_status run_app_case(const verify_case *c, const case_io *io, verify_ca
     unsigned char *out = b.block + g;
     sl_scan_args args = {.type = c->type, .op = c->op, .in = b.in, .out = out, .n = c->n,
                          .block = c->block, .param = c->param};
-    int repeat = c->repeat < 1 ? 1 : c->repeat;
-    for (int run = 0; run < repeat && st == SL_OK; run++) {
+    const int repeat = c->repeat < 1 ? 1 : c->repeat, runs = repeat * schedules_of(c);
+    for (int run = 0; run < runs && st == SL_OK; run++) {
         memset(b.block, GUARD_BYTE, b.out_bytes + 2 * g);
         /* the complement of the reference: nothing passes unwritten */
         for (size_t k = 0; k < b.out_bytes; k++)
             out[k] = (unsigned char)~b.ref[k];
-        st = run_algo(c, &args, r);
+        r->schedule = schedule_of(c, run);
+        st = run_algo(c, &args, r->schedule, r);
         if (st != SL_OK) {
             r->run = run;
             break;
@@ -360,7 +384,7 @@ static sl_status run_app_case(const verify_case *c, const case_io *io, verify_ca
         if (!check_app_run(c, &b, out, r)) {
             r->run = run;
             st = SL_ERR_CHECK;
-        } else if (run == 0) {
+        } else if ((r->schedule = 0), run == 0) {
             memcpy(b.first, out, b.out_bytes);
         } else if (memcmp(b.first, out, SL_APP_HEADER_BYTES + app_defined(c, app_count(out)) *
                                                                  (r->value_type == SL_I64 ? 8 : es)) != 0) {

@@ -31,6 +31,9 @@ typedef struct {
     int param;      /* the algorithm's own parameter; 0 = its default */
     bool allow_races; /* sim: a race alone does not fail the case (see also
                        * verify_set_allow_races) */
+    int schedules;    /* sim: runs under the default schedule and schedules - 1 explored
+                       * ones (model_config.schedule) drawn from seed; <= 1: default only */
+    unsigned pct;     /* sim, explored schedules: PCT depth (0: uniformly random) */
 } verify_case;
 
 /* Room for the simulator's findings of one case, as text. */
@@ -65,6 +68,7 @@ typedef struct {
     bool kept;              /* run 0's output went to keep (verify_run_case_on) */
     /* sim backend: what the simulator found over every run */
     uint64_t races;         /* races seen (allowed or not) */
+    uint64_t schedule;      /* the schedule of the run that failed (0: the default) */
     uint64_t findings;      /* findings that fail the case (model_findings) */
     /* the findings, one "path:line: error: message" line each (the first
      * ones, cut at a line end when they do not fit); empty when none */
