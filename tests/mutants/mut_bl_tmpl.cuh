@@ -1,0 +1,3 @@
+/* bl: the control of bl_family.cuh, the catalogue's kernel unchanged. */
+#define MUT_NAME mut_bl
+#include "tests/mutants/bl_family.cuh"

@@ -1,0 +1,270 @@
+/* A copy of cuda/device/tile_status.cuh (the packed tile-status protocol
+ * of the single-pass scans) with the mutation points of lb-two-stores
+ * (MUT_SP_TWO_STORES) and ct-plain-poll (MUT_SP_PLAIN_POLL); with neither
+ * defined it is the catalogue's protocol. Included instead of the catalogue's file by chained_family.cuh
+ * and lb_family.cuh. The catalogue's description follows.
+ *
+ * The inter-block protocol of every single-pass scan (chained-static,
+ * chained-ticket, lookback, lookback-det): tile status words, their
+ * packing, publishing, the warp-wide bounded wait with back-off, and the
+ * tile ticket. The deadlock explorer of the simulator reasons about
+ * exactly these accesses.
+ *
+ * One word per tile holds its status and its value together, written by
+ * one strong store and read by one strong load, so a reader never pairs a
+ * status with another status's value (Merrill & Garland 2016; CUB's
+ * ScanTileState):
+ *   4-byte T: 8 bytes, the value's bits low, (epoch << 2 | status) high;
+ *   8-byte T: 16 bytes (sl_u64x2): the value's bits in lo; in hi,
+ *     (epoch << 2 | status) and, in the top 32 bits, a tag of the value.
+ * Status: X (nothing yet), A (the tile's aggregate), P (its inclusive
+ * prefix). A word whose epoch is not the run's (sl_dev_epoch()) reads as
+ * X, so runs that reuse the words (device arenas) need no clearing.
+ *
+ * Memory order (PTX): the value travels inside the word, and nothing else
+ * a reader uses was written by the publishing block, so relaxed strong
+ * accesses of GPU scope suffice: coherence of the one location orders the
+ * X -> A -> P writes, and a load returns a whole word. PTX models a
+ * 16-byte vector access as two 8-byte accesses in unspecified order; the
+ * tag makes a word assembled from two different stores read as X (unless
+ * the two values have equal tags, 2^-32 for unrelated values; equal
+ * values are harmless). The GPU performs an aligned ld/st.v2.b64 as one
+ * access (CUB's 16-byte tile words rely on the same).
+ *
+ * Every wait is bounded: after SL_TILE_SPIN_LIMIT polls it sets the error
+ * word and returns P with the identity so that the kernel ends; the driver
+ * returns SL_ERR_TIMEOUT. In the simulator each poll is a strong load (a
+ * point where other blocks run) and the explorer reports a deadlock first.
+ *
+ * The first part is type-independent (guarded); the second depends on T
+ * and is defined once per instantiation with SL_KN names. */
+#ifndef MUT_SP_STATUS_H
+#define MUT_SP_STATUS_H
+
+#include "cuda/dialect.h"
+
+/* Status of a tile (or window): nothing yet, its aggregate, its inclusive prefix. */
+enum { SL_TILE_X = 0, SL_TILE_A = 1, SL_TILE_P = 2 };
+#define SL_TILE_STATUS_MASK 3u
+#define SL_TILE_EPOCH_SHIFT 2
+
+/* Polls after which a wait gives up, sets the error word and lets the
+ * kernel finish (with the back-off below, about a second on the GPU). In
+ * the simulator the explorer reports a deadlock long before. */
+#define SL_TILE_SPIN_LIMIT (1u << 20)
+/* Back-off between polls of a warp-wide wait: from MIN, doubling, to MAX
+ * nanoseconds (__nanosleep). The chained scans poll one word without
+ * sleeping: their time is the chain of hand-offs. */
+#define SL_TILE_BACKOFF_MIN_NS 32u
+#define SL_TILE_BACKOFF_MAX_NS 512u
+/* Window of the warp-wide look-back: one predecessor per lane. */
+#define SL_TILE_WINDOW SL_WARP_SIZE
+
+/* Device memory of the protocol, passed to kernels by value. */
+typedef struct {
+    void *word;       /* one status word per tile (8 or 16 bytes) */
+    void *win;        /* one status word per window of 32 tiles (lookback-det), or NULL */
+    uint32_t *ticket; /* two ticket counters: run e uses ticket[e & 1] */
+    uint32_t *error;  /* set to 1 by a wait that gave up */
+    uint32_t epoch;   /* this run's epoch (>= 1) */
+    uint32_t tiles;   /* tiles of the scan */
+} sl_tile_status;
+
+/* Bytes of one status word for elements of elem_size bytes. */
+static inline size_t sl_tile_word_bytes(size_t elem_size) { return elem_size == 4 ? 8 : 16; }
+
+/* Releases what sl_tile_status_alloc allocated (a device arena keeps
+ * its memory). */
+static inline void sl_tile_status_free(sl_tile_status *ts)
+{
+    sl_dev_free(ts->word);
+    sl_dev_free(ts->win);
+    sl_dev_free(ts->ticket);
+    if (!sl_dev_in_arena())
+        sl_dev_free(ts->error);
+    memset(ts, 0, sizeof *ts);
+}
+
+/* Allocates the protocol's memory for `tiles` tiles of elements of
+ * elem_size bytes (windows: also one word per window of 32 tiles). Outside
+ * a device arena it is zeroed (status X, tickets 0, no error) and the
+ * epoch is 1; in one, the arena's memory and epoch take its place. */
+static inline sl_status sl_tile_status_alloc(sl_tile_status *ts, size_t tiles, size_t elem_size, int windows)
+{
+    const size_t wb = sl_tile_word_bytes(elem_size);
+    const size_t nwin = (tiles + SL_TILE_WINDOW - 1) / SL_TILE_WINDOW;
+    const int fresh = !sl_dev_in_arena();
+    sl_status st = SL_OK;
+    memset(ts, 0, sizeof *ts);
+    if (tiles > 0xffffffffu - SL_MAX_BLOCK_THREADS * 1024u)
+        return SL_ERR_ARG; /* tickets are 32-bit */
+    ts->tiles = (uint32_t)tiles;
+    ts->epoch = sl_dev_epoch();
+    SL_TRY(sl_dev_alloc(&ts->word, tiles * wb));
+    if (windows)
+        SL_TRY(sl_dev_alloc(&ts->win, nwin * wb));
+    SL_TRY(sl_dev_alloc((void **)&ts->ticket, 2 * sizeof(uint32_t)));
+    if (fresh) {
+        SL_TRY(sl_dev_alloc((void **)&ts->error, sizeof(uint32_t)));
+        SL_TRY(sl_dev_memset(ts->word, 0, tiles * wb));
+        if (windows)
+            SL_TRY(sl_dev_memset(ts->win, 0, nwin * wb));
+        SL_TRY(sl_dev_memset(ts->ticket, 0, 2 * sizeof(uint32_t)));
+        SL_TRY(sl_dev_memset(ts->error, 0, sizeof(uint32_t)));
+    } else {
+        ts->error = sl_dev_error_word();
+    }
+    return SL_OK;
+done:
+    sl_tile_status_free(ts);
+    return st;
+}
+
+/* After the kernels: SL_ERR_TIMEOUT if a wait gave up, else SL_OK. Inside
+ * a device arena the caller reads the arena's error word instead (no
+ * wait here). */
+static inline sl_status sl_tile_status_check(const sl_tile_status *ts)
+{
+    uint32_t err = 0;
+    sl_status st = sl_dev_sync();
+    if (st != SL_OK || sl_dev_in_arena())
+        return st;
+    st = sl_dev_copy_from(&err, ts->error, sizeof err);
+    return st != SL_OK ? st : err ? SL_ERR_TIMEOUT : SL_OK;
+}
+
+/* The next tile in the order the blocks ask (one atomic). */
+SL_DEVICE uint32_t sl_tile_ticket(sl_tile_status ts)
+{
+    return ATOMIC_ADD(&ts.ticket[ts.epoch & 1u], (uint32_t)1);
+}
+
+/* Clears the counter of the next run (epoch + 1), which nobody uses in
+ * this one; called by one thread of the grid. The kernel boundary orders
+ * it before the next run's tickets. */
+SL_DEVICE void sl_tile_ticket_prepare_next(sl_tile_status ts)
+{
+    ST_RELAXED(ts.ticket, (ts.epoch + 1u) & 1u, (uint32_t)0);
+}
+
+/* Records that a wait gave up. */
+SL_DEVICE void sl_tile_give_up(sl_tile_status ts)
+{
+    ST_RELAXED(ts.error, 0, (uint32_t)1);
+}
+
+/* A 32-bit tag of a 64-bit value (the high half of a multiplicative hash). */
+SL_DEVICE uint32_t sl_tile_tag(uint64_t bits)
+{
+    return (uint32_t)((bits * UINT64_C(0x9e3779b97f4a7c15)) >> 32);
+}
+
+#endif /* MUT_SP_STATUS_H */
+
+/* ---- per instantiation (T) ---------------------------------------------- */
+
+/* Publishes status s (SL_TILE_A or SL_TILE_P) with value v in words[k]
+ * (the tile or window array of ts). */
+SL_DEVICE void SL_KN(tile_publish)(sl_tile_status ts, void *words, size_t k, uint32_t s, T v)
+{
+    const uint64_t tag = ((uint64_t)ts.epoch << SL_TILE_EPOCH_SHIFT) | s;
+    if (sizeof(T) == 4) {
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof bits);
+#if defined(MUT_SP_TWO_STORES)
+        /* mutated: the word written as two 4-byte stores, value then status */
+        ST_RELAXED((uint32_t *)words, 2 * k, bits);
+        ST_RELAXED((uint32_t *)words, 2 * k + 1, (uint32_t)tag);
+#else
+        ST_RELAXED((uint64_t *)words, k, (tag << 32) | bits);
+#endif
+    } else {
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        sl_u64x2 w;
+        w.lo = bits;
+        w.hi = ((uint64_t)sl_tile_tag(bits) << 32) | tag;
+#if defined(MUT_SP_TWO_STORES)
+        /* mutated: the word written as two 8-byte stores, value then status */
+        ST_RELAXED((uint64_t *)words, 2 * k, w.lo);
+        ST_RELAXED((uint64_t *)words, 2 * k + 1, w.hi);
+#else
+        ST_RELAXED((sl_u64x2 *)words, k, w);
+#endif
+    }
+}
+
+/* One poll of words[k]: its status in this run (X when never written in
+ * this epoch, or assembled from two stores) and, unless X, its value. */
+SL_DEVICE uint32_t SL_KN(tile_peek)(sl_tile_status ts, const void *words, size_t k, T *v)
+{
+    uint64_t meta, bits;
+    if (sizeof(T) == 4) {
+#if defined(MUT_SP_PLAIN_POLL)
+        const uint64_t w = LD((const uint64_t *)words, k); /* mutated: a plain load for the relaxed one */
+#else
+        const uint64_t w = LD_RELAXED((const uint64_t *)words, k);
+#endif
+        meta = w >> 32;
+        bits = w & 0xffffffffu;
+    } else {
+#if defined(MUT_SP_PLAIN_POLL)
+        const sl_u64x2 w = LD((const sl_u64x2 *)words, k); /* mutated: a plain load for the relaxed one */
+#else
+        const sl_u64x2 w = LD_RELAXED((const sl_u64x2 *)words, k);
+#endif
+        if ((uint32_t)(w.hi >> 32) != sl_tile_tag(w.lo))
+            return SL_TILE_X;
+        meta = w.hi & 0xffffffffu;
+        bits = w.lo;
+    }
+    if ((meta >> SL_TILE_EPOCH_SHIFT) != ts.epoch)
+        return SL_TILE_X;
+    if (sizeof(T) == 4) {
+        const uint32_t b32 = (uint32_t)bits;
+        memcpy(v, &b32, sizeof b32);
+    } else {
+        memcpy(v, &bits, sizeof bits);
+    }
+    return (uint32_t)(meta & SL_TILE_STATUS_MASK);
+}
+
+/* Warp-wide wait: lane l polls words[k] (k = idx, a signed index; k < 0
+ * reads as P with the identity, the tiles before the first) until no lane
+ * of the warp sees X, backing off between rounds. Returns the lane's
+ * status and value. All 32 lanes of the warp call it together. Bounded:
+ * on giving up every lane gets P and the identity. */
+SL_DEVICE uint32_t SL_KN(tile_wait_warp)(sl_tile_status ts, const void *words, long long idx, T *v)
+{
+    uint32_t s = SL_TILE_P;
+    *v = IDENTITY();
+    if (idx >= 0)
+        s = SL_KN(tile_peek)(ts, words, (size_t)idx, v);
+    unsigned ns = SL_TILE_BACKOFF_MIN_NS;
+    for (uint32_t polls = 0; ANY(s == SL_TILE_X); polls++) {
+        if (polls == SL_TILE_SPIN_LIMIT) {
+            if (LANE_ID() == 0)
+                sl_tile_give_up(ts);
+            *v = IDENTITY();
+            return SL_TILE_P;
+        }
+        NANOSLEEP(ns);
+        ns = ns < SL_TILE_BACKOFF_MAX_NS ? 2 * ns : ns;
+        if (s == SL_TILE_X)
+            s = SL_KN(tile_peek)(ts, words, (size_t)idx, v);
+    }
+    return s;
+}
+
+/* One thread waits until words[k] shows status P and returns its value;
+ * polls without sleeping (the chained scans' hand-off is their critical
+ * path). Bounded as above. */
+SL_DEVICE T SL_KN(tile_wait_prefix)(sl_tile_status ts, const void *words, size_t k)
+{
+    T v = IDENTITY();
+    for (uint32_t polls = 0; polls < SL_TILE_SPIN_LIMIT; polls++)
+        if (SL_KN(tile_peek)(ts, words, k, &v) == SL_TILE_P)
+            return v;
+    sl_tile_give_up(ts);
+    return IDENTITY();
+}
