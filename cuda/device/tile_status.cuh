@@ -187,8 +187,10 @@ SL_DEVICE uint32_t SL_KN(tile_peek)(sl_tile_status ts, const void *words, size_t
         bits = w & 0xffffffffu;
     } else {
         const sl_u64x2 w = LD_RELAXED((const sl_u64x2 *)words, k);
-        if ((uint32_t)(w.hi >> 32) != sl_tile_tag(w.lo))
+        if ((uint32_t)(w.hi >> 32) != sl_tile_tag(w.lo)) {
+            PROBE("tile status: torn (tag mismatch)");
             return SL_TILE_X;
+        }
         meta = w.hi & 0xffffffffu;
         bits = w.lo;
     }

@@ -19,7 +19,7 @@ typedef enum {
     SIG_WARP,       /* verify: an undefined warp operation at the site */
     SIG_SCHEDULES,  /* explored schedules: a wrong result in some, none by default, no finding */
     SIG_DEADLOCK,   /* few slots, adverse dispatch, the obe search: a deadlock at the wait */
-    SIG_HUGE,       /* needs n > 2^32: skipped until the simulator has huge grids */
+    SIG_HUGE,       /* n > 2^32 in the simulator's huge mode: the index-width finding at the site */
 } mut_signal;
 
 /* Whether a signal is checked by a verify run. */
@@ -84,5 +84,8 @@ void mut_check_schedules(const mut_ctx *c, const verify_algo *al, const mutant *
  * and `scanlab simulate`, and the schedule search under occupancy-bound
  * progress: a deadlock at m's wait (expect), or a clean run. */
 void mut_check_deadlock(const mut_ctx *c, const verify_algo *al, const mutant *m, bool expect);
+/* m's run on al over 2^32 + 2^10 elements with chosen blocks (huge mode):
+ * the index-width finding at m's site (expect), or the exact sum. */
+void mut_check_huge(const mut_ctx *c, const verify_algo *al, const mutant *m, bool expect);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <cmocka.h>
 
 #include "cpu/cpu.h"
@@ -414,4 +415,53 @@ void mut_check_deadlock(const mut_ctx *c, const verify_algo *al, const mutant *m
         fail_msg("%s: the obe search found no deadlock (verdict %d)", m->name, res.verdict);
     if (!expect && res.verdict != MODEL_VERDICT_FREE)
         fail_msg("%s (control of %s): the obe search says %d", al->name, m->name, res.verdict);
+}
+
+/* m's run (or its control's, expect false) over 2^32 + 2^10 i32 elements
+ * in the simulator's huge mode: the blocks around elements 0, 2^32 and
+ * n - 1 run, on an input mapped lazily and zero (add's identity) but for
+ * small integers at the start and around 2^32, so that the sum is known
+ * exactly. A mutant fails with the index-width finding at m's site; the
+ * control completes with the exact sum and no finding. */
+void mut_check_huge(const mut_ctx *c, const verify_algo *al, const mutant *m, bool expect)
+{
+    const size_t n = ((size_t)1 << 32) + 1024, at = (size_t)1 << 32;
+    const size_t bytes = n * sizeof(int32_t);
+    int32_t *in = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    assert_true(in != MAP_FAILED);
+    int64_t want = 0;
+    uint64_t x = c->seed | 1;
+    for (size_t k = 0; k < 64; k++) {
+        const size_t i = k < 32 ? k : at - 48 + k; /* 0..31 and 2^32 - 16 .. 2^32 + 15 */
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        in[i] = 1 + (int32_t)(x % 7);
+        want += in[i];
+    }
+    int32_t out = -1;
+    model_stats s;
+    model_stats_init(&s);
+    s.cfg.quiet = true;
+    s.cfg.huge_n = n;
+    s.cfg.huge_at[s.cfg.nhuge_at++] = at;
+    sl_scan_args a = {.type = SL_I32, .op = SL_ADD, .in = in, .out = &out, .n = n, .block = 256, .sim = &s};
+    const sl_status st = al->run[SL_SIM](&a);
+    char text[sizeof s.error.text];
+    snprintf(text, sizeof text, "%s", s.has_error ? s.error.text : "");
+    const uint64_t narrow = s.narrow_index, skipped = s.skipped_blocks, findings = model_findings(&s, false);
+    model_stats_free(&s);
+    munmap(in, bytes);
+    if (!expect) {
+        if (st != SL_OK || findings || out != want || skipped == 0)
+            fail_msg("%s (control of %s), huge: status %d, %llu findings, sum %d (expected %lld), %llu blocks "
+                     "skipped: %s", al->name, m->name, st, (unsigned long long)findings, out, (long long)want,
+                     (unsigned long long)skipped, text);
+        return;
+    }
+    if (st != SL_ERR_SIM || narrow != 1)
+        fail_msg("%s, huge: status %d, %llu index-width findings, sum %d (expected %lld): %s", m->name, st,
+                 (unsigned long long)narrow, out, (long long)want, text);
+    char pat[512];
+    snprintf(pat, sizeof pat, "index too narrow: LD at %s:%d", m->file, site_line(m->file, &m->site[0]));
+    if (!strstr(text, pat))
+        fail_msg("%s: the finding does not name the load (%s): %s", m->name, pat, text);
 }

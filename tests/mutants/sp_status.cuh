@@ -213,13 +213,21 @@ SL_DEVICE uint32_t SL_KN(tile_peek)(sl_tile_status ts, const void *words, size_t
 #else
         const sl_u64x2 w = LD_RELAXED((const sl_u64x2 *)words, k);
 #endif
-        if ((uint32_t)(w.hi >> 32) != sl_tile_tag(w.lo))
+        if ((uint32_t)(w.hi >> 32) != sl_tile_tag(w.lo)) {
+            PROBE("tile status: torn (tag mismatch)");
             return SL_TILE_X;
+        }
         meta = w.hi & 0xffffffffu;
         bits = w.lo;
     }
-    if ((meta >> SL_TILE_EPOCH_SHIFT) != ts.epoch)
+    if ((meta >> SL_TILE_EPOCH_SHIFT) != ts.epoch) {
+        PROBE("tile status: not yet published");
         return SL_TILE_X;
+    }
+    if ((meta & SL_TILE_STATUS_MASK) == SL_TILE_A)
+        PROBE("tile status: an aggregate");
+    else
+        PROBE("tile status: an inclusive prefix");
     if (sizeof(T) == 4) {
         const uint32_t b32 = (uint32_t)bits;
         memcpy(v, &b32, sizeof b32);

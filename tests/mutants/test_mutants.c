@@ -151,8 +151,9 @@ static const mutant mutants[] = {
     {.name = "rdi-u32-index", .control = "rdi", .category = "32-bit index arithmetic",
      .change = "unsigned i = blockIdx.x * blockDim.x + t",
      .signal = SIG_HUGE, .file = "tests/mutants/rdi_family.cuh",
-     .site = {{"MUT_RDI_U32_INDEX", "const unsigned i = blockIdx.x * blockDim.x + t;", 0}}, .blind = SIZES,
-     .why = "the index wraps at 2^32 elements: no size the simulator holds today shows it"},
+     .site = {{"the bounds check i < n dropped", "i < n ? LD(in, i)", 0}}, .blind = SIZES,
+     .why = "the index wraps at 2^32 elements: only a huge run (chosen blocks of 2^32 + 2^10 elements) "
+            "shows it, as a 32-bit index into a larger array at the load"},
     /* Warp-shuffle reduction (cuda/reduce/reduce_shfl_tmpl.cuh) */
     CONTROL("rds"),
     {.name = "rds-no-barrier", .control = "rds", .category = "missing barrier",
@@ -186,13 +187,13 @@ static const mutant mutants[] = {
      * the files it includes) */
     CONTROL("ct"),
     {.name = "ct-block-id", .control = "ct", .category = "block id instead of ticket",
-     .change = "tile = blockIdx.x, then + gridDim.x, for the tickets",
+     .change = "tile = blockIdx.x for the ticket",
      .signal = SIG_DEADLOCK, .args = TILE_ARGS, .file = SP_STATUS,
      .site = {{NULL, "LD_RELAXED((const uint64_t *)words, k)", 4},
               {NULL, "LD_RELAXED((const sl_u64x2 *)words, k)", 8}},
      .run = DEADLOCK_RUN, .blind = TILE_ARGS,
-     .why = "4 persistent blocks on 2 slots: a resident block waits for a tile of a block never "
-            "dispatched; blind while every block is resident (verify's 8 slots)"},
+     .why = "8 blocks on 2 slots, dispatched last first: the resident blocks wait for tiles of blocks "
+            "never dispatched; blind under in-order dispatch (verify's default)"},
     {.name = "ct-plain-poll", .control = "ct", .category = "memory ordering: reader",
      .change = "the status word polled by a plain load (for ld.relaxed)",
      .signal = SIG_RACE, .args = TILE_ARGS, .file = SP_STATUS,
@@ -289,15 +290,8 @@ static void check_mutant(const mutant *m)
     if (m->blind)
         mut_expect_verify_passes(&ctx, m->name, m->blind);
     if (m->signal == SIG_HUGE) {
-        /* To be completed with the simulator's huge-grid mode (chosen
-         * blocks, memory allocated lazily): run rdi-u32-index at n = 2^32 +
-         * 2^10 (i32, add, blocks of 256) with the blocks around element
-         * 2^32 chosen, and expect the block past 2^32 to read element 0
-         * (a wrong partial) or the 32-bit index check to name the line of
-         * m->site[0]; the control rdi must pass the same run. */
-        fprintf(stderr, "# SKIP %s: caught only at n > 2^32 elements; needs the simulator's huge-grid "
-                        "mode (chosen blocks, lazily allocated memory)\n", m->name);
-        skip();
+        mut_check_huge(&ctx, al, m, true);
+        mut_check_huge(&ctx, mut_algo(&ctx, m->control), m, false);
     }
 }
 
