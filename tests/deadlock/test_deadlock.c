@@ -344,6 +344,17 @@ static void test_sampling(void **state)
     free(out);
     free(out2);
     free(err);
+    /* every sample is independent of the ones before: chained-static
+     * stays free under hsa and fair (as exhaustive search proves for
+     * G <= 8), the later samples included */
+    const char *hsa_args[] = {"deadlock", "--algo", "chained-static", "--blocks", "12", "--resident", "3",
+                              "--model", "hsa,fair", "--samples", "20", "--seed", "5", NULL};
+    assert_int_equal(run(false, hsa_args, &out, NULL), 0);
+    model_line(out, "hsa", line, sizeof line);
+    assert_true(starts(line, "hsa   deadlock-free in 20 sampled schedules (not a proof"));
+    model_line(out, "fair", line, sizeof line);
+    assert_true(starts(line, "fair  deadlock-free in 20 sampled schedules (not a proof"));
+    free(out);
     const char *free_args[] = {"deadlock", "--algo", "chained-ticket", "--blocks", "10", "--resident", "3",
                                "--model", "obe", "--samples", "5", "--seed", "3", NULL};
     assert_int_equal(run(false, free_args, &out, NULL), 0);

@@ -155,8 +155,8 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
         return cli_usage_error("deadlock: --resident 0: no block could ever run (give 1 <= R < G)");
     if (r >= g)
         return cli_usage_error("deadlock: --resident %d with --blocks %d: every block is resident at once, "
-                               "so none waits for a slot and obe and lobe say what fair says (every "
-                               "block runs); give R < G, or --model fair",
+                               "so none waits for a slot and obe and lobe say what fair says; give R < G (hsa "
+                               "and fair let every block be resident whatever R is)",
                                r, g);
     p->blocks = (unsigned)g;
     p->resident = (unsigned)r;
@@ -183,8 +183,7 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
     }
     if (p->exhaustive == 1 && p->blocks > VERIFY_DEADLOCK_MAX_EXHAUSTIVE)
         return cli_usage_error("deadlock: --exhaustive with --blocks %u: exhaustive search is offered up to %d "
-                               "blocks (beyond, its schedules grow past what finishes in minutes); use "
-                               "--samples K",
+                               "blocks (docs/deadlock.md measures its cost); use --samples K",
                                p->blocks, VERIFY_DEADLOCK_MAX_EXHAUSTIVE);
     p->json = a->set[OPT_JSON];
     return cli_get_seed("deadlock", a, &p->seed);
@@ -237,7 +236,7 @@ static unsigned pending_of(unsigned g, const unsigned *dispatched, unsigned nd, 
     return k;
 }
 
-static void print_trace(const verify_deadlock_config *c, const model_search_result *r)
+static void print_trace(const verify_deadlock_config *c, model_progress model, const model_search_result *r)
 {
     printf("        trace:");
     for (unsigned i = 0; i < r->trace_len; i++)
@@ -251,12 +250,24 @@ static void print_trace(const verify_deadlock_config *c, const model_search_resu
     unsigned res[8], pend[VERIFY_DEADLOCK_MAX_BLOCKS];
     const unsigned nres = verify_deadlock_resident(r, res, 8);
     block_list(res, nres, buf, sizeof buf);
-    printf("        resident: %s", buf);
+    /* the search describes at most 8 resident blocks */
+    printf("        resident: %s%s", buf, nres == 8 ? " (the first 8)" : "");
     const unsigned np = pending_of(c->blocks, r->dispatch, r->ndispatch, pend, VERIFY_DEADLOCK_MAX_BLOCKS);
     block_list(pend, np, buf, sizeof buf);
     printf("; never dispatched: %s\n", buf);
     for (unsigned i = 0; i < r->nwaits; i++)
         printf("        %s\n", r->waits[i]);
+    if (model == MODEL_PROGRESS_HSA && nres) {
+        /* the lowest-numbered unfinished block: resident or never dispatched */
+        unsigned low = res[0];
+        for (unsigned i = 0; i < nres; i++)
+            low = res[i] < low ? res[i] : low;
+        for (unsigned i = 0; i < np; i++)
+            low = pend[i] < low ? pend[i] : low;
+        printf("        hsa guarantees progress to block %u alone (the lowest-numbered unfinished block), "
+               "which cannot progress without the others; they need not run\n",
+               low);
+    }
 }
 
 static void print_answer(const verify_deadlock_config *c, const dl_answer *x)
@@ -275,16 +286,11 @@ static void print_answer(const verify_deadlock_config *c, const dl_answer *x)
         break;
     case MODEL_VERDICT_DEADLOCK:
         if (x->exhaustive)
-            printf("DEADLOCK (exhaustive: %llu states, %llu schedule%s; %.2f s)%s\n", (unsigned long long)r->states,
-                   (unsigned long long)r->schedules, PLURAL(r->schedules), x->seconds,
-                   x->model == MODEL_PROGRESS_HSA ? ": the lowest-numbered unfinished block, the only one hsa "
-                                                    "runs for sure, cannot progress alone"
-                                                  : "");
+            printf("DEADLOCK (exhaustive: %llu states, %llu schedule%s; %.2f s)\n", (unsigned long long)r->states,
+                   (unsigned long long)r->schedules, PLURAL(r->schedules), x->seconds);
         else
-            printf("DEADLOCK (in sampled schedule %llu; %.2f s)%s\n", (unsigned long long)r->schedules, x->seconds,
-                   x->model == MODEL_PROGRESS_HSA ? ": the lowest-numbered unfinished block cannot progress alone"
-                                                  : "");
-        print_trace(c, r);
+            printf("DEADLOCK (in sampled schedule %llu; %.2f s)\n", (unsigned long long)r->schedules, x->seconds);
+        print_trace(c, x->model, r);
         break;
     case MODEL_VERDICT_FINDING:
         printf("another finding stopped the kernel (not an inter-block deadlock): %s\n", r->finding);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "verify/harness/app_ref.h"
+#include "verify/harness/rng.h"
 
 /* Small tiles: a block of one warp, one item a thread, so that a grid of G
  * blocks is G x 32 elements and every state of the search is small. */
@@ -66,6 +67,17 @@ static void set_model(model_stats *s, const verify_deadlock_config *c)
     s->cfg.slots = c->resident;
     s->cfg.occupancy = c->occupancy;
     s->cfg.quiet = true;
+}
+
+/* The settings of a search under model m: hsa and fair let every block be
+ * resident, so R does not matter to them; the search's first run then
+ * uses a slot for every block, and every slot the search uses starts from
+ * the same (zeroed) shared memory whatever earlier runs left in it. */
+static void set_search_model(model_stats *s, const verify_deadlock_config *c, model_progress m)
+{
+    set_model(s, c);
+    if (m == MODEL_PROGRESS_HSA || m == MODEL_PROGRESS_FAIR)
+        s->cfg.slots = c->blocks > c->resident ? c->blocks : c->resident;
 }
 
 /* What one plain run of a setting says. */
@@ -191,11 +203,31 @@ sl_status verify_deadlock_search(const verify_algo *al, const verify_deadlock_co
         return st;
     model_stats s;
     model_stats_init(&s);
-    set_model(&s, c);
+    set_search_model(&s, c, cfg->progress);
     run_ctx r;
     set_args(&r, al, c, in, outbuf, &s);
+    memset(out, 0, sizeof *out);
     const double t0 = now();
-    st = model_search_run(cfg, run_once, &r, &s, out);
+    if (cfg->exhaustive) {
+        st = model_search_run(cfg, run_once, &r, &s, out);
+    } else {
+        /* one search of one schedule per sample: each starts from fresh
+         * counts, as the first does (model_search_run's later samples would
+         * see the earlier ones' launches, by whose numbers it knows which
+         * launches read blockIdx) */
+        model_search_cfg one = *cfg;
+        one.samples = 1;
+        for (uint64_t k = 0; k < cfg->samples && st == SL_OK; k++) {
+            one.seed = verify_derive_seed(cfg->seed, k);
+            model_stats_free(&s);
+            model_stats_init(&s);
+            set_search_model(&s, c, cfg->progress);
+            st = model_search_run(&one, run_once, &r, &s, out);
+            out->schedules = k + 1;
+            if (st != SL_OK || out->verdict != MODEL_VERDICT_FREE || !out->waiting)
+                break;
+        }
+    }
     if (seconds)
         *seconds = now() - t0;
     model_stats_free(&s);
