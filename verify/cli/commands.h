@@ -10,5 +10,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_accuracy(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_deadlock(int argc, char **argv);
 
 #endif

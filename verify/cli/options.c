@@ -74,6 +74,20 @@ static const opt_def defs[OPT_COUNT] = {
     [OPT_SHARED_LIMIT] = {"shared-limit", 0, "BYTES",
                           "shared memory per block (default 49152, at most 232448)"},
     [OPT_QUICK] = {"quick", 0, NULL, "a reduced selection (seconds)"},
+    [OPT_BLOCKS] = {"blocks", 0, "G", "blocks of the launch whose schedules are searched, 2 to 256 (default 3)"},
+    [OPT_RESIDENT] = {"resident", 0, "R",
+                      "residency slots: blocks that can be resident at once, 1 to G - 1 (default 2, "
+                      "or 1 when G is 2)"},
+    [OPT_MODEL] = {"model", 0, "M[,M...]|all",
+                   "progress models: obe (occupancy-bound), lobe (obe with blocks started in id "
+                   "order), hsa (only the lowest-numbered unfinished block is sure to run), fair "
+                   "(every block eventually runs) (default all)"},
+    [OPT_EXHAUSTIVE] = {"exhaustive", 0, NULL,
+                        "search every schedule the model allows: a proof for this configuration; "
+                        "offered up to G = 8 (default where G is at most 3)"},
+    [OPT_SAMPLES] = {"samples", 0, "K",
+                     "search K random schedules instead (from --seed): not a proof (default: 100 "
+                     "where G is above 3)"},
     [OPT_ALLOW_RACES] = {"allow-races", 0, NULL,
                          "a race the simulator finds does not fail the check (a barrier "
                          "divergence, an out-of-bounds or misaligned access, a deadlock or an "

@@ -39,6 +39,11 @@ typedef enum {
     OPT_HUGE,
     OPT_SHARED_LIMIT,
     OPT_QUICK,
+    OPT_BLOCKS,
+    OPT_RESIDENT,
+    OPT_MODEL,
+    OPT_EXHAUSTIVE,
+    OPT_SAMPLES,
     /* verdicts */
     OPT_ALLOW_RACES,
     OPT_FAIL_ON_SKIP,

@@ -22,6 +22,7 @@ static const command commands[] = {
     {"bench", "measure throughput against a copy of the same bytes", cmd_bench},
     {"accuracy", "float add-scans against the exact prefix sums: ulps and eta", cmd_accuracy},
     {"simulate", "run a GPU algorithm in the step-level simulator: work, steps, banks, races", cmd_simulate},
+    {"deadlock", "search a kernel's block schedules under GPU progress models for a deadlock", cmd_deadlock},
     {"report", "write the HTML/Markdown report of every analysis (the main job)", cmd_report},
 };
 
