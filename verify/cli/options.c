@@ -87,6 +87,9 @@ static const struct {
 };
 #define NALIASES (sizeof aliases / sizeof aliases[0])
 
+/* cli_set_dry_run: one setting of the process, as the command line is. */
+static bool dry_run;
+
 enum { VAL_OPT = 1000, VAL_ALIAS = 2000, MAX_JOBS = 4096, HELP_COL = 26, HELP_WIDTH = 79 };
 
 static bool accepts(const cli_command *cmd, cli_opt o)
@@ -296,8 +299,14 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
     }
     if (a->set[OPT_HELP])
         cli_print_help(stdout, cmd); /* scanlab.c checks that stdout took it */
+    else if (dry_run && !cmd->dry_run)
+        a->set[OPT_HELP] = true; /* the caller returns at once, as after --help */
     return CLI_EXIT_OK;
 }
+
+void cli_set_dry_run(bool on) { dry_run = on; }
+
+bool cli_dry_run(void) { return dry_run; }
 
 void cli_args_free(cli_args *a)
 {
