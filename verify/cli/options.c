@@ -240,7 +240,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
                                           NULL, VAL_ALIAS + (int)i};
     longs[nl] = (struct option){NULL, 0, NULL, 0};
     int c, idx;
-    optind = 1;
+    optind = 0; /* glibc: 0 starts afresh; 1 would resume a cluster an earlier parse left */
     opterr = 0;
     while ((c = getopt_long(argc, argv, shorts, longs, &idx)) != -1) {
         if (c == ':') {
@@ -250,7 +250,11 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
         }
         if (c == '?') {
             cli_args_free(a);
-            return unknown(cmd, argv[optind - 1]);
+            if (optopt >= VAL_OPT && optopt < VAL_ALIAS) /* --flag=value */
+                return cli_usage_error("%s: --%s takes no value", cmd->name, defs[optopt - VAL_OPT].name);
+            /* a letter inside a cluster (-xyz): optind has not passed the cluster yet */
+            char letter[3] = {'-', (char)optopt, '\0'};
+            return unknown(cmd, optopt > 0 && optopt < 128 ? letter : argv[optind - 1]);
         }
         int o = -1;
         if (c >= VAL_ALIAS) {
