@@ -305,6 +305,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
         cli_print_help(stdout, cmd); /* scanlab.c checks that stdout took it */
     else if (dry_run && !cmd->dry_run)
         a->set[OPT_HELP] = true; /* the caller returns at once, as after --help */
+    if (a->set[OPT_HELP])
+        cli_args_free(a); /* the caller returns at once, without freeing */
     return CLI_EXIT_OK;
 }
 
