@@ -60,7 +60,8 @@ static const cli_command accuracy_cmd = {
     "inputs, and the addition depth D that bounds eta (eta <= D/(1-Du) + 1). A backend that "
     "cannot run here (no GPU) is skipped, and the summary on stderr says so.",
     accuracy_opts, sizeof accuracy_opts / sizeof accuracy_opts[0],
-    "a bound was exceeded or a run failed (with --fail-on-skip: or a measurement was skipped)"};
+    "a bound was exceeded or a run failed (with --fail-on-skip: or a measurement was skipped)",
+    .dry_run = true};
 
 /* What one size and distribution needs: the inputs of every seed, their
  * exact prefixes and sums of magnitudes. */
@@ -578,7 +579,7 @@ int cmd_accuracy(int argc, char **argv)
         return rc;
     plan p = {0};
     rc = build_plan(&args, &p);
-    if (rc == CLI_EXIT_OK) {
+    if (rc == CLI_EXIT_OK && !cli_dry_run()) {
         if (p.input)
             fprintf(stderr, "scanlab: accuracy: input %s (%zu elements)\n", p.input, p.file_n);
         else

@@ -56,7 +56,7 @@ static const cli_command bench_cmd = {
     "checked against CUB first; with --json one document {device, date, results}. "
     "docs/performance.md holds measured tables.",
     bench_opts, sizeof bench_opts / sizeof bench_opts[0],
-    "a run failed, or a scan's output differed from the sequential scan's"};
+    "a run failed, or a scan's output differed from the sequential scan's", .dry_run = true};
 
 /* The one backend bench measures: omp, sim, or one a build adds. */
 static int pick_backend(const cli_args *a, sl_backend *out)
@@ -99,6 +99,8 @@ static int run_cuda(const cli_args *a, bench_options *o)
         cli_parse_int("--repeat", a->val[OPT_REPEAT], 1, BENCH_MAX_REPS, &o->reps) != SL_OK)
         return CLI_EXIT_USAGE;
     o->json = a->set[OPT_JSON];
+    if (cli_dry_run() && (cli_built_backends() >> SL_CUDA & 1u))
+        return CLI_EXIT_OK; /* without CUDA, bench_cuda only refuses */
     cli_progress progress;
     cli_progress_start(&progress, "bench", "configurations", 0);
     o->progress = &progress;
@@ -169,7 +171,7 @@ int cmd_bench(int argc, char **argv)
         rc = cli_get_sizes(&args, BENCH_DEFAULT_N, o.seed, &sizes, &nsizes);
     if (rc == CLI_EXIT_OK && sizes[0] == 0)
         rc = cli_usage_error("bench: --n: the benchmark needs at least 1 element");
-    if (rc != CLI_EXIT_OK) {
+    if (rc != CLI_EXIT_OK || cli_dry_run()) {
         free(sizes);
         cli_args_free(&args);
         return rc;

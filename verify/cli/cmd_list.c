@@ -100,7 +100,8 @@ static const cli_command list_cmd = {
     "list", "[--json]",
     "Lists the algorithms (with their kind and the backends that run each in this build), the "
     "backends, types and operators.",
-    list_opts, sizeof list_opts / sizeof list_opts[0], "the list could not be written to stdout"};
+    list_opts, sizeof list_opts / sizeof list_opts[0], "the list could not be written to stdout",
+    .dry_run = false};
 
 int cmd_list(int argc, char **argv)
 {

@@ -12,6 +12,7 @@
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
 #include "verify/cli/progress.h"
+#include "verify/formats/output.h"
 #include "verify/harness/harness.h"
 #include "verify/report/kernel_coverage.h"
 #include "verify/report/plot.h"
@@ -41,7 +42,7 @@ static const cli_command report_cmd = {
     "to DIR.tmp-XXXXXX and moved into DIR when it is complete; a section that fails leaves the "
     "staging folder, its page saying INCOMPLETE. An interrupt removes what the report wrote.",
     report_opts, sizeof report_opts / sizeof report_opts[0],
-    "the report is incomplete (a section failed) or a check in it failed"};
+    "the report is incomplete (a section failed) or a check in it failed", .dry_run = true};
 
 typedef struct {
     const char *dir;
@@ -191,6 +192,10 @@ int cmd_report(int argc, char **argv)
         return CLI_EXIT_USAGE;
     static report_dir d; /* the signal handlers read it */
     char why[2 * PATH_MAX];
+    if (cli_dry_run()) /* the folder checked, not claimed */
+        return verify_output_check_dir(o.dir, why, sizeof why) == SL_OK
+                   ? CLI_EXIT_OK
+                   : cli_usage_error("report: -o: %s", why);
     if (report_dir_claim(&d, o.dir, why, sizeof why) != SL_OK)
         return cli_usage_error("report: -o: %s", why);
     report_dir_guard(&d);

@@ -55,7 +55,7 @@ static const cli_command simulate_cmd = {
     "divergence, an out-of-bounds or misaligned access, a deadlock, an undefined warp "
     "operation) is printed on stderr as 'path:line: error: message' and fails the run.",
     simulate_opts, sizeof simulate_opts / sizeof simulate_opts[0],
-    "a result was wrong, or the simulator found an error in the kernel"};
+    "a result was wrong, or the simulator found an error in the kernel", .dry_run = true};
 
 /* The settings of every run. */
 typedef struct {
@@ -611,7 +611,7 @@ int simulate_main(int argc, char **argv, const verify_algo *algos, size_t count)
     for (size_t i = 0; rc == CLI_EXIT_OK && !p.huge && i < nsizes; i++)
         if (cli_check_peak("simulate", sizes[i], peak_of(&p, sizes[i])) != SL_OK)
             rc = CLI_EXIT_USAGE;
-    if (rc != CLI_EXIT_OK) {
+    if (rc != CLI_EXIT_OK || cli_dry_run()) {
         free(sizes);
         cli_args_free(&args);
         return rc;

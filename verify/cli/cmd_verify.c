@@ -61,7 +61,7 @@ static const cli_command verify_cmd = {
     "many were skipped and why. A failure prints the first differing index, the expected and "
     "actual values, the seed and a command that replays exactly that case.",
     verify_opts, sizeof verify_opts / sizeof verify_opts[0],
-    "a check failed or a case could not run (with --fail-on-skip: or was skipped)"};
+    "a check failed or a case could not run (with --fail-on-skip: or was skipped)", .dry_run = true};
 
 typedef struct {
     const char *algo, *backend, *type, *op, *dist, *input, *output;
@@ -401,7 +401,7 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
         rc = cli_get_seed("verify", &args, &p.seed);
     if (rc == CLI_EXIT_OK)
         rc = parse_numbers(&args, &o, &p, n, &sizes);
-    if (rc == CLI_EXIT_OK) {
+    if (rc == CLI_EXIT_OK && !cli_dry_run()) {
         if (o.input)
             fprintf(stderr, "scanlab: verify: input %s (%zu elements)\n", o.input, n);
         else

@@ -116,6 +116,9 @@ static const struct {
 };
 #define NALIASES (sizeof aliases / sizeof aliases[0])
 
+/* cli_set_dry_run: one setting of the process, as the command line is. */
+static bool dry_run;
+
 enum { VAL_OPT = 1000, VAL_ALIAS = 2000, MAX_JOBS = 4096, HELP_COL = 26, HELP_WIDTH = 79 };
 
 static bool accepts(const cli_command *cmd, cli_opt o)
@@ -266,7 +269,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
                                           NULL, VAL_ALIAS + (int)i};
     longs[nl] = (struct option){NULL, 0, NULL, 0};
     int c, idx;
-    optind = 1;
+    optind = 0; /* glibc: 0 starts afresh; 1 would resume a cluster an earlier parse left */
     opterr = 0;
     while ((c = getopt_long(argc, argv, shorts, longs, &idx)) != -1) {
         if (c == ':') {
@@ -276,7 +279,11 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
         }
         if (c == '?') {
             cli_args_free(a);
-            return unknown(cmd, argv[optind - 1]);
+            if (optopt >= VAL_OPT && optopt < VAL_ALIAS) /* --flag=value */
+                return cli_usage_error("%s: --%s takes no value", cmd->name, defs[optopt - VAL_OPT].name);
+            /* a letter inside a cluster (-xyz): optind has not passed the cluster yet */
+            char letter[3] = {'-', (char)optopt, '\0'};
+            return unknown(cmd, optopt > 0 && optopt < 128 ? letter : argv[optind - 1]);
         }
         int o = -1;
         if (c >= VAL_ALIAS) {
@@ -325,8 +332,16 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
     }
     if (a->set[OPT_HELP])
         cli_print_help(stdout, cmd); /* scanlab.c checks that stdout took it */
+    else if (dry_run && !cmd->dry_run)
+        a->set[OPT_HELP] = true; /* the caller returns at once, as after --help */
+    if (a->set[OPT_HELP])
+        cli_args_free(a); /* the caller returns at once, without freeing */
     return CLI_EXIT_OK;
 }
+
+void cli_set_dry_run(bool on) { dry_run = on; }
+
+bool cli_dry_run(void) { return dry_run; }
 
 void cli_args_free(cli_args *a)
 {

@@ -70,6 +70,8 @@ typedef struct {
     const cli_cmd_opt *opts; /* the options it takes */
     size_t nopts;
     const char *fails;       /* what exit status 1 means here */
+    bool dry_run;            /* in a dry run the command validates its whole command line
+                                and returns before its work (see cli_set_dry_run) */
 } cli_command;
 
 /* The values given on one command line. */
@@ -83,9 +85,18 @@ typedef struct {
 /* Parse argv (argv[0] is the command name) against cmd's options. Old
  * spellings are taken with a note on stderr. Returns 0, or 2 after one
  * message on stderr; --help prints the command's help on stdout and sets
- * a->set[OPT_HELP] (return 0: the caller returns 0 at once). */
+ * a->set[OPT_HELP] (return 0: the caller returns 0 at once). In a dry run
+ * a command whose table does not set dry_run gets a->set[OPT_HELP] too,
+ * without the help: it stops once its options are parsed. */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);
 void cli_args_free(cli_args *a);
+
+/* Dry runs, for fuzzing the command lines (tests/fuzz): every command
+ * parses its command line and, where its table sets dry_run, checks all of
+ * it (selections, sizes, files, memory) as it would before working, then
+ * returns its exit status without running anything or writing a file. */
+void cli_set_dry_run(bool on);
+bool cli_dry_run(void);
 
 /* The help of cmd: synopsis, about, every option from the table, and the
  * exit statuses. */

@@ -8,29 +8,11 @@
 #include "verify/formats/output.h"
 #include "config.h"
 
-typedef struct {
-    const char *name;
-    const char *summary;
-    int (*run)(int argc, char **argv);
-} command;
-
-/* Only commands that are built appear here, so --help never lists a
- * placeholder. */
-static const command commands[] = {
-    {"list", "algorithms, backends, types and operators", cmd_list},
-    {"verify", "compare backends against the sequential reference", cmd_verify},
-    {"bench", "measure throughput against a copy of the same bytes", cmd_bench},
-    {"accuracy", "float add-scans against the exact prefix sums: ulps and eta", cmd_accuracy},
-    {"simulate", "run a GPU algorithm in the step-level simulator: work, steps, banks, races", cmd_simulate},
-    {"deadlock", "search a kernel's block schedules under GPU progress models for a deadlock", cmd_deadlock},
-    {"report", "write the HTML/Markdown report of every analysis (the main job)", cmd_report},
-};
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: scanlab <command> [options]\n       scanlab --help | --version\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    for (size_t i = 0; i < cli_subcommand_count; i++)
+        fprintf(f, "  %-10s %s\n", cli_subcommands[i].name, cli_subcommands[i].summary);
     fprintf(f, "\n'scanlab <command> --help' describes a command's options.\n"
                "exit status: 0 every check passed, 1 a check failed, 2 the command was used "
                "wrongly\n");
@@ -79,12 +61,12 @@ int main(int argc, char **argv)
                SCANLAB_HAVE_OPENMP ? "yes" : "no");
         return finish("version", CLI_EXIT_OK);
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return finish(commands[i].name, commands[i].run(argc - 1, argv + 1));
+    for (size_t i = 0; i < cli_subcommand_count; i++)
+        if (strcmp(argv[1], cli_subcommands[i].name) == 0)
+            return finish(cli_subcommands[i].name, cli_subcommands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "scanlab: unknown command '%s' (valid:", argv[1]);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(stderr, " %s", commands[i].name);
+    for (size_t i = 0; i < cli_subcommand_count; i++)
+        fprintf(stderr, " %s", cli_subcommands[i].name);
     fprintf(stderr, ")\n");
     return CLI_EXIT_USAGE;
 }

@@ -43,6 +43,21 @@ static sl_status fail(sl_status st, char *why, size_t size, const char *fmt, ...
     return st;
 }
 
+/* s as one line of ASCII for a message: a file's bytes (a newline, an
+ * escape sequence, text that is not UTF-8) are written as \xNN. */
+static const char *printable(const char *s, char *out, size_t size)
+{
+    size_t len = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && len + 5 <= size; p++) {
+        if (*p >= 0x20 && *p < 0x7f && *p != '\\')
+            out[len++] = (char)*p;
+        else
+            len += (size_t)snprintf(out + len, size - len, "\\x%02x", *p);
+    }
+    out[len] = '\0';
+    return out;
+}
+
 /* --- the header dict ----------------------------------------------------- */
 
 typedef struct {
@@ -165,7 +180,9 @@ static sl_status parse_header(const char *text, size_t len, npy_header *h, char 
             h->single_no_comma = h->ndims == 1 && memchr(open, ',', (size_t)(c.p - open)) == NULL;
             have_shape = true;
         } else {
-            return fail(SL_ERR_ARG, why, size, "header: unexpected or repeated key '%s'", key);
+            char shown[4 * sizeof key + 1];
+            return fail(SL_ERR_ARG, why, size, "header: unexpected or repeated key '%s'",
+                        printable(key, shown, sizeof shown));
         }
         if (!eat(&c, ',')) {
             if (!eat(&c, '}'))
@@ -191,17 +208,19 @@ static sl_status dtype_type(const char *descr, sl_type *t, char *why, size_t siz
         char code[3];
         sl_type type;
     } known[] = {{"i4", SL_I32}, {"i8", SL_I64}, {"f4", SL_F32}, {"f8", SL_F64}};
+    char shown[64];
     if (descr[0] == '>')
         return fail(SL_ERR_ARG, why, size,
                     "dtype '%s' is big-endian (convert with a.astype(a.dtype.newbyteorder('<')))",
-                    descr);
+                    printable(descr, shown, sizeof shown));
     if (descr[0] == '<' || descr[0] == '=')
         for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
             if (strcmp(descr + 1, known[i].code) == 0) {
                 *t = known[i].type;
                 return SL_OK;
             }
-    return fail(SL_ERR_ARG, why, size, "unsupported dtype '%s' (valid: <i4, <i8, <f4, <f8)", descr);
+    return fail(SL_ERR_ARG, why, size, "unsupported dtype '%s' (valid: <i4, <i8, <f4, <f8)",
+                printable(descr, shown, sizeof shown));
 }
 
 static const char *dtype_descr(sl_type t)
