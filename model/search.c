@@ -156,8 +156,8 @@ static unsigned lowest_unfinished(unsigned nblocks)
     return nblocks;
 }
 
-/* Where resident block b waits, in one line. */
-static void describe_wait(unsigned b, char *buf, size_t size)
+/* Where resident block b waits, in one line that calls it block label. */
+static void describe_wait(unsigned b, unsigned label, char *buf, size_t size)
 {
     const mblock *blk = model_slot(slot_of[b]);
     const mthread *w = NULL;
@@ -168,20 +168,24 @@ static void describe_wait(unsigned b, char *buf, size_t size)
         if (blk->th[i].state != TS_EXIT)
             w = &blk->th[i];
     if (!w || !w->park_site) {
-        snprintf(buf, size, "block %u: no thread waits", b);
+        snprintf(buf, size, "block %u: has not taken a turn yet", label);
         return;
     }
     if (w->state == TS_SPIN && w->spin_addr) {
         const malloc_t *a = model_find_alloc(NULL, w->spin_addr);
         const unsigned sz = w->park_site->size ? w->park_site->size : 4;
+        /* a thread parked at an atomic has not read it yet: it waits for
+         * its turn there, it does not spin */
+        const bool atomic = strncmp(w->park_site->what, "ATOMIC", 6) == 0;
         if (a)
-            snprintf(buf, size, "%s:%d: block %u thread %u spins reading element %zu (%u bytes) of a %zu-element array",
-                     w->park_site->file, w->park_site->line, b, w->lin, (size_t)(w->spin_addr - a->lo) / sz, sz,
-                     (size_t)(a->hi - a->lo) / sz);
+            snprintf(buf, size, "%s:%d: block %u thread %u %s element %zu (%u bytes) of an array of %zu",
+                     w->park_site->file, w->park_site->line, label, w->lin,
+                     atomic ? "waits for its turn at an atomic on" : "spins reading",
+                     (size_t)(w->spin_addr - a->lo) / sz, sz, (size_t)(a->hi - a->lo) / sz);
         else
-            snprintf(buf, size, "%s:%d: block %u thread %u spins", w->park_site->file, w->park_site->line, b, w->lin);
+            snprintf(buf, size, "%s:%d: block %u thread %u spins", w->park_site->file, w->park_site->line, label, w->lin);
     } else {
-        snprintf(buf, size, "%s:%d: block %u thread %u waits at %s", w->park_site->file, w->park_site->line, b,
+        snprintf(buf, size, "%s:%d: block %u thread %u waits at %s", w->park_site->file, w->park_site->line, label,
                  w->lin, w->state == TS_BAR ? "a barrier" : w->park_site->what);
     }
 }
@@ -190,24 +194,33 @@ static model_search_result *result(void) { return S.sh ? &S.sh->best : &S.local;
 
 /* The current state is stuck: keep it as the deadlock if it is the first or
  * reached by a shorter path. */
-static void record_deadlock(unsigned nblocks, unsigned nres)
+static void record_deadlock(unsigned nblocks, unsigned alone)
 {
     model_search_result *r = result();
     if (r->verdict == MODEL_VERDICT_DEADLOCK && r->trace_len <= S.pathlen)
         return;
+    /* Blocks that never read their number are interchangeable: the trace
+     * is told with the block stuck alone swapped with the lowest-numbered
+     * unfinished one, so that it is the schedule in which hsa's guarantee
+     * falls on a block that cannot progress. */
+    const unsigned low = alone < nblocks ? lowest_unfinished(nblocks) : nblocks;
+#define LABEL(b) ((b) == alone ? low : (b) == low ? alone : (b))
     r->verdict = MODEL_VERDICT_DEADLOCK;
     r->trace_len = S.pathlen < MODEL_TRACE_MAX ? S.pathlen : MODEL_TRACE_MAX;
     for (unsigned i = 0; i < r->trace_len; i++) {
         r->trace[i].what = S.path[i].what;
-        r->trace[i].block = S.path[i].block;
+        r->trace[i].block = LABEL(S.path[i].block);
     }
     r->ndispatch = S.ndispatch;
-    memcpy(r->dispatch, S.dispatch, S.ndispatch * sizeof S.dispatch[0]);
+    for (unsigned i = 0; i < S.ndispatch; i++)
+        r->dispatch[i] = LABEL(S.dispatch[i]);
     r->nwaits = 0;
-    for (unsigned b = 0; b < nblocks && r->nwaits < 8; b++)
+    for (unsigned label = 0; label < nblocks && r->nwaits < 8; label++) {
+        const unsigned b = LABEL(label);
         if (status[b] == 1)
-            describe_wait(b, r->waits[r->nwaits++], sizeof r->waits[0]);
-    (void)nres;
+            describe_wait(b, label, r->waits[r->nwaits++], sizeof r->waits[0]);
+    }
+#undef LABEL
 }
 
 static void record_finding(const model_stats *s)
@@ -299,15 +312,20 @@ static unsigned choices(unsigned nblocks, unsigned nres, char *what, unsigned *b
 }
 
 /* Whether the model lets nothing progress from a state whose turns (blocks
- * blk[0..k)) changed it as changed[] says. */
-static bool is_stuck(unsigned nblocks, const unsigned *blk, const bool *changed, unsigned k)
+ * blk[0..k)) changed it as changed[] says. *alone is the block stuck alone
+ * that hsa's guarantee falls on once blocks are renumbered (interchangeable
+ * blocks), else nblocks. */
+static bool is_stuck(unsigned nblocks, const unsigned *blk, const bool *changed, unsigned k, unsigned *alone)
 {
+    *alone = nblocks;
     if (S.cfg.progress == MODEL_PROGRESS_HSA && S.symmetric) {
         /* any block stuck alone could be the lowest-numbered unfinished
          * one: the kernel never reads its number */
         for (unsigned i = 0; i < k; i++)
-            if (!changed[i])
+            if (!changed[i]) {
+                *alone = blk[i];
                 return true;
+            }
         return false;
     }
     if (S.cfg.progress == MODEL_PROGRESS_HSA) {
@@ -353,6 +371,11 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
     unsigned blk[MODEL_TRACE_MAX];
     bool changed[MODEL_TRACE_MAX];
     while (done < nblocks) {
+        /* a deadlock found from here would be no shorter than this path:
+         * once one is known, longer paths cannot improve the trace kept */
+        const model_search_result *best = result();
+        if (best->verdict == MODEL_VERDICT_DEADLOCK && S.pathlen >= best->trace_len)
+            return end_path(false);
         const uint64_t h = state_hash(nblocks, s);
         if (seen(h))
             return end_path(false);
@@ -390,8 +413,9 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
             return end_path(true);
         }
         changed[k - 1] = state_hash(nblocks, s) != h;
-        if (what[0] == 'r' && is_stuck(nblocks, blk, changed, k)) {
-            record_deadlock(nblocks, nres);
+        unsigned alone;
+        if (what[0] == 'r' && is_stuck(nblocks, blk, changed, k, &alone)) {
+            record_deadlock(nblocks, alone);
             return end_path(true);
         }
         push_step(what[k - 1], blk[k - 1]);
@@ -423,8 +447,9 @@ static sl_status grid_sampled(unsigned nblocks, unsigned nres, uint64_t *launch_
                     pick = i;
             for (unsigned i = 0; i < k; i++)
                 stalled_flag[i] = !stalled[blk[i]];
-            if (pick == k || is_stuck(nblocks, blk, stalled_flag, k)) {
-                record_deadlock(nblocks, nres);
+            unsigned alone = nblocks;
+            if (pick == k || is_stuck(nblocks, blk, stalled_flag, k, &alone)) {
+                record_deadlock(nblocks, alone);
                 free(stalled);
                 return end_path(true);
             }

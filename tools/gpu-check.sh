@@ -35,7 +35,8 @@
 #
 #   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests verify bench
 #                                     gpubench experiments sass cub report fidelity
-#                                     sanitize (default: build and all but prebuilt)
+#                                     sanitize tune (default: build and all but
+#                                     prebuilt and tune)
 #
 # Every command of the GPU stages runs under a time limit (`limit`), so no
 # stage can hang; a kernel's own waits give up with SL_ERR_TIMEOUT first.
@@ -291,6 +292,37 @@ do_sass() {
     sh "$root/cuda/sass_check/compare.sh" 90 >"$out/sass.log" 2>&1
 }
 
+# How the default tile geometry of the single-pass scans was chosen: every
+# block size and item count of lookback at 2^28 (i32 and f64), each beside
+# CUB and the copy in its own process, and one Nsight Compute profile of
+# the default launch (occupancy, registers, stall reasons, memory).
+do_tune() {
+    local s=$build/scanlab rc=0 dir=$out/tune b p t
+    rm -rf "$dir" && mkdir -p "$dir"
+    {
+        for t in i32 f64; do
+            for b in 128 256 384 512; do
+                for p in $([ $t = i32 ] && echo 8 12 16 20 24 || echo 4 6 8 10 12); do
+                    echo "== lookback $t block $b items $p"
+                    limit 120 "$s" bench --backend cuda --algo lookback --type $t --n 2^28 --block $b --param $p \
+                        --reps 15 --json >"$dir/lookback-$t-b$b-p$p.json" 2>/dev/null || rc=1
+                    python3 "$root/tools/perf_doc.py" table "$dir/lookback-$t-b$b-p$p.json" 2>&1 | grep -E '^(copy|cub|lookback) '
+                done
+            done
+        done
+        echo "== ncu: lookback i32 2^28, default geometry"
+        limit 240 ncu --kernel-name regex:sp_ --launch-skip 2 --launch-count 1 --section SpeedOfLight \
+            --section LaunchStats --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
+            --section SchedulerStats "$s" bench --backend cuda --algo lookback --type i32 --n 2^28 --reps 3 \
+            2>&1 | grep -v '^bench:' | tail -150 || rc=1
+        echo "== ncu: cub i32 2^28"
+        limit 240 ncu --kernel-name regex:DeviceScanKernel --launch-skip 2 --launch-count 1 --section SpeedOfLight \
+            --section LaunchStats --section Occupancy --section WarpStateStats \
+            "$s" bench --backend cuda --algo lookback --type i32 --n 2^28 --reps 3 2>&1 | grep -v '^bench:' | tail -90 || rc=1
+    } >"$out/tune.log" 2>&1
+    return $rc
+}
+
 # The simulator against the GPU's counters (docs/model-fidelity.md): about
 # three minutes on a 16-core H100 host; bounded, so that it cannot hang.
 do_fidelity() {
@@ -313,6 +345,7 @@ for st in $stages; do
     cub) stage cub do_cub || status=1 ;;
     report) stage report do_report || status=1 ;;
     fidelity) stage fidelity do_fidelity || status=1 ;;
+    tune) stage tune do_tune || status=1 ;;
     *) echo "unknown stage $st" >&2; exit 2 ;;
     esac
 done

@@ -41,9 +41,9 @@ typedef struct {
 #define SL_SP_LATE_NS 10000
 #endif
 
-SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, 1)
-SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts, int by_block,
-               int adversary)
+/* A block's work: its tile, drawn or numbered, scanned. */
+SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts,
+                              int by_block, int adversary)
 {
     SHARED_DYN(T, stage_all);
     SHARED(T, wsum, SL_MAX_BLOCK_THREADS / SL_WARP_SIZE);
@@ -81,6 +81,20 @@ SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_
     const T prefix = SL_KN(tile_prefix)(ts, tile, pos.total, sh, &have);
     SL_KN(tile_thread_scan)(x, x, items, exclusive, prefix, have, pos);
     SL_KN(tile_store)(out, base, n, items, stage, x);
+}
+
+/* At most 64 registers a thread (two blocks of 512 threads, eight of 128
+ * on an SM); the default item count compiled as a constant, so that its
+ * loops are unrolled without guards and its staging offsets fold into the
+ * addresses (other counts take the general path). */
+SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, 2)
+SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts, int by_block,
+               int adversary)
+{
+    if (items == SL_TILE_MAXI)
+        SL_KN(sp_tile)(in, out, n, exclusive, SL_TILE_MAXI, ts, by_block, adversary);
+    else
+        SL_KN(sp_tile)(in, out, n, exclusive, items, ts, by_block, adversary);
 }
 SL_DEFINE_LAUNCH(SL_KN(sp_scan), (const T *, in), (T *, out), (size_t, n), (int, exclusive), (unsigned, items),
                  (sl_tile_status, ts), (int, by_block), (int, adversary))

@@ -45,7 +45,7 @@ static const cli_command deadlock_cmd = {
     "models.",
     deadlock_opts, sizeof deadlock_opts / sizeof deadlock_opts[0],
     "a deadlock was found under some model, another finding stopped a kernel, or an exhaustive "
-    "search hit its state limit (no verdict)"};
+    "search hit its state limit (no verdict)", .dry_run = true};
 
 /* What the command line asks. */
 typedef struct {
@@ -442,6 +442,10 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
     dl_plan p = {0};
     rc = make_plan(&args, algos, count, &p);
     cli_args_free(&args);
+    if (rc == CLI_EXIT_OK && cli_dry_run()) {
+        free(p.algos);
+        return rc;
+    }
     verify_deadlock_config *cs = rc == CLI_EXIT_OK ? calloc(p.nalgos + 1, sizeof *cs) : NULL;
     bool *exh = rc == CLI_EXIT_OK ? calloc(p.nalgos + 1, sizeof *exh) : NULL;
     if (rc == CLI_EXIT_OK && (!cs || !exh))

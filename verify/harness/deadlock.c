@@ -263,7 +263,7 @@ unsigned verify_deadlock_resident(const model_search_result *r, unsigned *blocks
 {
     unsigned k = 0;
     for (unsigned i = 0; i < r->nwaits && k < max; i++) {
-        /* "path:line: block B thread T ..." or "block B: no thread waits" */
+        /* "path:line: block B thread T ..." or "block B: has not taken a turn yet" */
         const char *w = r->waits[i];
         const char *p = strncmp(w, "block ", 6) == 0 ? w : strstr(w, ": block ");
         if (!p)
