@@ -32,19 +32,14 @@ typedef struct {
 } sl_tile_geom;
 
 /* A warp's staging area holds its 32 x items elements with one pad
- * element after every PERIOD. 4-byte elements: PERIOD = lcm(32, items)
- * (96 words for the default 24 items), a multiple of both the 32 banks and
- * a thread's items, so that neither the warp-striped nor the blocked
- * accesses meet in a bank (1 wavefront per access) for any item count, and
- * a pad's position follows from the lane alone (tile_scan.cuh computes no
- * division per element). 8-byte elements: PERIOD = 48, 4 threads' 12
- * default items (2 wavefronts per access); other item counts conflict a
- * little, and stay correct. (lcm(32, items) = 32 * items / the largest
- * power of two dividing items, for items <= 32.) */
-#define SL_TILE_PAD_PERIOD(size, items) \
-    ((size) == 4 ? SL_WARP_SIZE * ((items) / ((items) & (0u - (items)))) : 48u)
+ * element after every PERIOD: 96 words, the least common multiple of the
+ * 32 banks and the 24 words a thread holds by default, so that neither the
+ * warp-striped nor the blocked accesses of the default layout meet in a
+ * bank (4-byte elements: 1 wavefront per access, 8-byte: 2). Other item
+ * counts conflict a little, and stay correct. */
+#define SL_TILE_PAD_PERIOD(size) ((size) == 4 ? 96u : 48u)
 #define SL_TILE_STAGE_ELEMS(items, size) \
-    ((size_t)SL_WARP_SIZE * (items) + (size_t)SL_WARP_SIZE * (items) / SL_TILE_PAD_PERIOD(size, items) + 1)
+    ((size_t)SL_WARP_SIZE * (items) + (size_t)SL_WARP_SIZE * (items) / SL_TILE_PAD_PERIOD(size) + 1)
 
 /* Resolves block (0 = default_block) and items (0 = the type's default)
  * for elements of elem bytes; SL_ERR_ARG when either is out of range or

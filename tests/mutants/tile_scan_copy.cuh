@@ -39,22 +39,8 @@
  * indexed only with constants after unrolling). */
 #define SL_TILE_MAXI SL_TILE_ITEMS_FOR(sizeof(T))
 
-/* Staging index of a warp's element k * 32 + lane (warp-striped) and of
- * lane * items + k (blocked): the element plus one pad per PERIOD before
- * it (tile_geom.h). Where PERIOD is a multiple of 32 (of items) the pads
- * before a striped (blocked) element are k / (PERIOD / 32) (lane /
- * (PERIOD / items)), exactly, since lane < 32 (k < items): with items a
- * constant, an offset folded into the address and one shift a thread. */
-SL_DEVICE unsigned SL_KN(tile_pad_striped)(unsigned k, unsigned lane, unsigned items)
-{
-    const unsigned period = SL_TILE_PAD_PERIOD(sizeof(T), items), i = k * SL_WARP_SIZE + lane;
-    return period % SL_WARP_SIZE == 0 ? i + k / (period / SL_WARP_SIZE) : i + i / period;
-}
-SL_DEVICE unsigned SL_KN(tile_pad_blocked)(unsigned lane, unsigned k, unsigned items)
-{
-    const unsigned period = SL_TILE_PAD_PERIOD(sizeof(T), items), i = lane * items + k;
-    return period % items == 0 ? i + lane / (period / items) : i + i / period;
-}
+/* Staging index of element i of a warp's area (tile_geom.h). */
+#define SL_TILE_PAD(i) ((i) + (i) / SL_TILE_PAD_PERIOD(sizeof(T)))
 
 /* Loads the tile of B * items elements at base into x[] (blocked: thread
  * t of the block gets elements t * items + k). Past n: the identity. stage
@@ -80,14 +66,14 @@ SL_DEVICE void SL_KN(tile_load)(const T *in, size_t base, size_t n, unsigned ite
     SL_UNROLL
     for (unsigned k = 0; k < SL_TILE_MAXI; k++)
         if (k == 0 || k < items)
-            ST(stage, SL_KN(tile_pad_striped)(k, lane, items), x[k]);
+            ST(stage, SL_TILE_PAD(k * SL_WARP_SIZE + lane), x[k]);
 #if !defined(MUT_TILE_NO_SYNCWARP)
     SYNCWARP(); /* ct-no-syncwarp removes this warp barrier */
 #endif
     SL_UNROLL
     for (unsigned k = 0; k < SL_TILE_MAXI; k++)
         if (k == 0 || k < items)
-            x[k] = LD(stage, SL_KN(tile_pad_blocked)(lane, k, items));
+            x[k] = LD(stage, SL_TILE_PAD(lane * items + k));
     SYNCWARP();
 }
 
@@ -100,20 +86,20 @@ SL_DEVICE void SL_KN(tile_store)(T *out, size_t base, size_t n, unsigned items, 
     SL_UNROLL
     for (unsigned k = 0; k < SL_TILE_MAXI; k++)
         if (k < items)
-            ST(stage, SL_KN(tile_pad_blocked)(lane, k, items), y[k]);
+            ST(stage, SL_TILE_PAD(lane * items + k), y[k]);
     SYNCWARP();
     if (wbase + (size_t)SL_WARP_SIZE * items <= n) {
         SL_UNROLL
         for (unsigned k = 0; k < SL_TILE_MAXI; k++)
             if (k < items)
-                ST(out, wbase + k * SL_WARP_SIZE + lane, LD(stage, SL_KN(tile_pad_striped)(k, lane, items)));
+                ST(out, wbase + k * SL_WARP_SIZE + lane, LD(stage, SL_TILE_PAD(k * SL_WARP_SIZE + lane)));
     } else {
         SL_UNROLL
         for (unsigned k = 0; k < SL_TILE_MAXI; k++)
             if (k < items) {
                 const size_t i = wbase + k * SL_WARP_SIZE + lane;
                 if (i < n)
-                    ST(out, i, LD(stage, SL_KN(tile_pad_striped)(k, lane, items)));
+                    ST(out, i, LD(stage, SL_TILE_PAD(k * SL_WARP_SIZE + lane)));
             }
     }
     SYNCWARP();
