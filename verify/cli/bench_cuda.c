@@ -26,6 +26,7 @@
 #include "verify/cli/bench.h"
 #include "verify/cli/memory.h"
 #include "verify/cli/cli.h"
+#include "verify/cli/progress.h"
 #include "verify/formats/json.h"
 #include "verify/harness/algos.h"
 #if SCANLAB_HAVE_CUDA
@@ -112,6 +113,7 @@ typedef struct {
     double handoff_us; /* one hand-off; < 0: not measured */
     int handoff_sm[2];
     bool progress;
+    cli_progress prog; /* per configuration: the warm-ups, then the repetitions */
 } cb_ctx;
 
 static const char *job_name(const cb_job *j)
@@ -326,7 +328,7 @@ static sl_status setup_cfg(cb_cfg *c, const cb_ctx *ctx)
 /* Warm-up and checks: copy, CUB (its output is the reference), each scan.
  * A scan that is not built for this type/operator or layout is dropped;
  * one whose output is wrong is marked failed. */
-static sl_status warm_up(const cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, bool *failed)
+static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, bool *failed)
 {
     const size_t bytes = c->n * c->elem;
     const bool float_add = SL_TYPE_IS_FLOAT(c->type) && c->op == SL_ADD;
@@ -334,8 +336,11 @@ static sl_status warm_up(const cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t coun
     sl_status st = (!h_ref || !h_out || (float_add && !h_in)) ? SL_ERR_NOMEM : SL_OK;
     for (size_t k = 0; k < count && st == SL_OK; k++) {
         cb_job *j = &jobs[k];
-        if (ctx->progress)
-            fprintf(stderr, "\rbench: warm-up %-20s", job_name(j));
+        if (ctx->progress) {
+            char what[64];
+            snprintf(what, sizeof what, "warm-up of %s", job_name(j));
+            cli_progress_update(&ctx->prog, k, what);
+        }
         if (j->kind == JOB_SCAN) {
             st = prepare_scan(j, c);
             if (st == SL_ERR_UNSUPPORTED || st == SL_ERR_ARG) {
@@ -382,11 +387,11 @@ static sl_status warm_up(const cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t coun
 
 /* Interleaved repetitions: copy, CUB, each scan, copy, ...; each run alone
  * between two events, after the untimed L2 flush when there is one. */
-static sl_status time_jobs(const cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, size_t count)
+static sl_status time_jobs(cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, size_t count)
 {
     for (int r = 0; r < c->reps; r++) {
         if (ctx->progress)
-            fprintf(stderr, "\rbench: repetition %d/%d %16s", r + 1, c->reps, "");
+            cli_progress_update(&ctx->prog, count + (size_t)r, "timed repetitions");
         for (size_t k = 0; k < count; k++) {
             cb_job *j = &jobs[k];
             sl_status st = SL_OK;
@@ -456,6 +461,8 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
         if (st == SL_OK)
             st = sl_bench_event_new(&jobs[k].ev[1]);
     }
+    if (ctx->progress)
+        cli_progress_start(&ctx->prog, "bench", "steps", count + (size_t)c->reps);
     if (st == SL_OK)
         st = warm_up(ctx, c, jobs, count, failed);
     if (st == SL_OK)
@@ -475,7 +482,7 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
         }
     }
     if (ctx->progress)
-        fprintf(stderr, "\r%60s\r", "");
+        cli_progress_end(&ctx->prog);
     if (st == SL_OK)
         st = sl_bench_to_host(digests, c->d_digest, digest_bytes);
     if (st == SL_OK) {
