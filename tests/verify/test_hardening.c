@@ -180,6 +180,27 @@ static void too_large_is_refused_up_front(void **state)
     assert_int_equal(run(verify, NULL, &err), 2);
     assert_non_null(strstr(err, "n = 1099511627776 would"));
     free(err);
+    /* jobs beyond the cases of the largest size hold no buffers: one case
+     * with 16 jobs is estimated as with one job, four cases four times */
+    char *err1, *err16, *err4;
+    const char *one[] = {"verify", "--algo", "sequential", "--backend", "seq", "--type", "i32", "--op", "add", "--n", "2^40",
+                         "--jobs", "1", NULL};
+    const char *sixteen[] = {"verify", "--algo", "sequential", "--backend", "seq", "--type", "i32", "--op", "add", "--n", "2^40",
+                             "--jobs", "16", NULL};
+    const char *four[] = {"verify", "--algo", "sequential,omp-single-pass", "--backend", "seq,omp", "--both",
+                          "--type", "i32", "--op", "add", "--n", "2^40", "--jobs", "16", NULL};
+    assert_int_equal(run(one, NULL, &err1), 2);
+    assert_int_equal(run(sixteen, NULL, &err16), 2);
+    assert_int_equal(run(four, NULL, &err4), 2);
+    double gib1 = 0, gib16 = 0, gib4 = 0;
+    assert_int_equal(sscanf(strstr(err1, "about "), "about %lf GiB", &gib1), 1);
+    assert_int_equal(sscanf(strstr(err16, "about "), "about %lf GiB", &gib16), 1);
+    assert_int_equal(sscanf(strstr(err4, "about "), "about %lf GiB", &gib4), 1);
+    assert_true(gib16 == gib1);
+    assert_true(gib4 > 3.9 * gib1 && gib4 < 4.1 * gib1);
+    free(err1);
+    free(err16);
+    free(err4);
     const char *acc[] = {"accuracy", "--backend", "seq", "--n", "2^40", NULL};
     assert_int_equal(run(acc, NULL, &err), 2);
     assert_non_null(strstr(err, "n = 1099511627776 would"));

@@ -286,7 +286,7 @@ static int write_output(const options *o, const verify_plan *p, const void *keep
 }
 
 /* The peak memory of the plan at its largest size n (verify/cli/memory.c):
- * every job's case buffers (CASE_COPIES of the widest element), the file's
+ * every busy job's case buffers (CASE_COPIES of the widest element), the file's
  * data, and, when the simulator runs, its device memory and shadow for one
  * case at a time (pack's records of 8 bytes, k per element). Measured:
  * verify --algo sequential --backend seq --type i64 --n 2^22 --jobs 1
@@ -297,7 +297,14 @@ static uint64_t peak_bytes(const verify_plan *p, size_t n, bool input)
     for (int t = 0; t < SL_TYPE_COUNT; t++)
         if ((p->types >> t & 1u) && SL_TYPE_SIZE(t) > elem)
             elem = SL_TYPE_SIZE(t);
-    uint64_t copies = CASE_COPIES * (uint64_t)p->jobs + (input ? 1u : 0u);
+    /* no more jobs hold buffers of n elements than there are cases of that
+     * size: (algorithm, type, operator, kind) */
+    uint64_t cases = (uint64_t)p->algo_count * (uint64_t)__builtin_popcount(p->types) *
+                     (uint64_t)__builtin_popcount(p->ops) * (uint64_t)((p->inclusive ? 1 : 0) + (p->exclusive ? 1 : 0));
+    if (cases == 0)
+        cases = 1;
+    const uint64_t jobs = (uint64_t)p->jobs < cases ? (uint64_t)p->jobs : cases;
+    uint64_t copies = CASE_COPIES * jobs + (input ? 1u : 0u);
     uint64_t peak = cli_peak_cpu((uint64_t)n + 2 * VERIFY_GUARD_ELEMS, elem, copies);
     if (!(p->backends >> SL_SIM & 1u))
         return peak;
