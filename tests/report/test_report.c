@@ -110,15 +110,26 @@ static pid_t spawn(const char *const *args, const char *env_name, const char *en
     return pid;
 }
 
-/* Wait (at most a minute) until workdir/name contains text. */
-static void wait_for_text(const char *name, const char *text)
+/* Wait until workdir/name, the stderr of child pid, contains text: fails
+ * at once, with what the child said, when it ends without saying it, and
+ * after three minutes of saying nothing (a loaded machine may be slow). */
+static void wait_for_text(pid_t pid, const char *name, const char *text)
 {
     char p[128];
     snprintf(p, sizeof p, "%s/%s", workdir, name);
     struct timespec nap = {0, 10000000L};
-    for (int i = 0; i < 6000; i++) {
+    for (int i = 0; i < 18000; i++) {
         char *s = slurp(p);
         bool found = s && strstr(s, text);
+        if (!found) {
+            int status;
+            if (waitpid(pid, &status, WNOHANG) == pid) {
+                char *last = slurp(p); /* what it wrote before it ended */
+                fail_msg("report ended (%s %d) before it said '%s'; it said: %s",
+                         WIFEXITED(status) ? "exit status" : "signal",
+                         WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), text, last ? last : "");
+            }
+        }
         free(s);
         if (found)
             return;
@@ -604,7 +615,7 @@ static void test_interrupt(void **state)
     for (size_t k = 0; k < 2; k++) {
         const char *args[] = {"report", "--quick", "-o", "cut", seed_arg, NULL};
         pid_t pid = spawn(args, "SCANLAB_REPORT_HOLD", "banks", "stderr-cut");
-        wait_for_text("stderr-cut", "holding before section banks");
+        wait_for_text(pid, "stderr-cut", "holding before section banks");
         char tmp[256];
         assert_false(no_entry_with_prefix("cut.tmp-", tmp, sizeof tmp)); /* staging, with figures */
         assert_true(exists("cut", ".scanlab-report.lock"));
@@ -642,7 +653,7 @@ static void test_claim_held(void **state)
     (void)state;
     const char *args[] = {"report", "--quick", "-o", "held", seed_arg, NULL};
     pid_t pid = spawn(args, "SCANLAB_REPORT_HOLD", "work", "stderr-held");
-    wait_for_text("stderr-held", "holding before section work");
+    wait_for_text(pid, "stderr-held", "holding before section work");
     char p[512];
     path_in(p, sizeof p, "held", "mine.txt");
     FILE *f = fopen(p, "w");
