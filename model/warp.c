@@ -16,6 +16,8 @@
 /* Words or sectors one warp-level access can touch (16-byte accesses by 32
  * lanes, each possibly straddling a boundary). */
 #define MAX_UNITS (MODEL_WARP_SIZE * 8)
+/* What the banks serve in one wavefront: one 4-byte word each. */
+#define PHASE_BYTES (MODEL_BANKS * MODEL_BANK_BYTES)
 
 typedef const model_trace_ent *entp;
 
@@ -85,6 +87,39 @@ static unsigned wavefronts_general(const entp *e, unsigned n)
     return wf;
 }
 
+/* Wavefronts of a shared access of `size`-byte words: 8-byte accesses are
+ * served a half-warp at a time and 16-byte ones a quarter-warp at a time
+ * (128 bytes per phase), each phase costed on its own, unless the whole
+ * warp takes one wavefront (a broadcast). *ideal is what Nsight Compute
+ * subtracts to count conflicts. Both rules were fitted to the H100's
+ * counters (docs/model-fidelity.md): costing the whole warp at once missed
+ * the conflicts inside a half-warp that blelloch-cf's 4-byte padding leaves
+ * for 8-byte elements, and one ideal for loads and stores alike missed
+ * those of reduce-interleaved's. */
+static unsigned wavefronts_phased(const entp *e, const unsigned *lane, unsigned n, unsigned size, unsigned *ideal)
+{
+    const unsigned whole = wavefronts_general(e, n);
+    const unsigned per = size >= 16 ? 8 : size >= 8 ? 16 : MODEL_WARP_SIZE;
+    unsigned wf = 0, phases = 0;
+    for (unsigned g = 0; g < MODEL_WARP_SIZE / per; g++) {
+        entp sub[MODEL_WARP_SIZE];
+        unsigned m = 0;
+        for (unsigned i = 0; i < n; i++)
+            if (lane[i] / per == g)
+                sub[m++] = e[i];
+        if (m) {
+            wf += per == MODEL_WARP_SIZE ? whole : wavefronts_general(sub, m);
+            phases++;
+        }
+    }
+    /* Nsight Compute's ideal: for a store, one wavefront per phase with a
+     * lane in it; for a load, the fewest its bytes fill (128 each) */
+    *ideal = (e[0]->site->kind & MODEL_WR) ? phases : (n * size + PHASE_BYTES - 1) / PHASE_BYTES;
+    if (*ideal == 0)
+        *ideal = 1;
+    return whole <= 1 ? whole : wf;
+}
+
 /* The usual case: one aligned 4-byte word per lane, lanes in increasing
  * address order, so that a repeated word is the previous lane's. Returns 0
  * when the access is not of that kind. */
@@ -135,7 +170,7 @@ static unsigned sectors(const entp *e, unsigned n)
 /* Adds one warp-level access of `units` wavefronts (shared) or sectors
  * (global) by n lanes to the totals and the site's counts. */
 static void record(model_stats *s, const model_site *site, bool shared, unsigned units_, unsigned n,
-                   unsigned existing, unsigned size)
+                   unsigned existing, unsigned ideal)
 {
     model_site_stats *ss = model_site_stats_of(s, site);
     s->warp_issues++;
@@ -149,7 +184,6 @@ static void record(model_stats *s, const model_site *site, bool shared, unsigned
     model_launch_counts *lc = &s->launch_acc;
     if (shared) {
         unsigned wf = units_;
-        unsigned ideal = size > MODEL_BANK_BYTES ? size / MODEL_BANK_BYTES : 1;
         unsigned conflicts = wf > ideal ? wf - ideal : 0;
         if (site->kind & MODEL_ATOMIC) {
             lc->shared_atom++;
@@ -201,7 +235,8 @@ static void record(model_stats *s, const model_site *site, bool shared, unsigned
 static bool is_shared(const mblock *b, uintptr_t addr) { return addr - (uintptr_t)b->smem < MODEL_MAX_SHARED_LIMIT; }
 
 /* A group of entries of one site id (diverged lanes). */
-static void account(model_stats *s, const mblock *b, const entp *e, unsigned n, unsigned existing)
+static void account(model_stats *s, const mblock *b, const entp *e, const unsigned *lane, unsigned n,
+                    unsigned existing)
 {
     uintptr_t addr[MODEL_WARP_SIZE];
     unsigned size = 0;
@@ -215,10 +250,11 @@ static void account(model_stats *s, const mblock *b, const entp *e, unsigned n, 
     const bool shared = is_shared(b, e[0]->addr);
     if (!shared && uniform && model_chain_site(e[0]->site))
         model_chain_note(s, b, e[0]->site, addr, n);
+    unsigned ideal = 1;
     unsigned u = !uniform ? 0 : shared ? wavefronts_fast(addr, n, size) : sectors_fast(addr, n, size);
     if (u == 0)
-        u = shared ? wavefronts_general(e, n) : sectors(e, n);
-    record(s, e[0]->site, shared, u, n, existing, size);
+        u = shared ? wavefronts_phased(e, lane, n, size, &ideal) : sectors(e, n);
+    record(s, e[0]->site, shared, u, n, existing, ideal);
 }
 
 /* The k-th entries of lanes that all recorded the same sites. */
@@ -232,14 +268,18 @@ static void account_same(model_stats *s, const mblock *b, mthread *const *ln, un
     const bool shared = is_shared(b, addr[0]);
     if (!shared && model_chain_site(site))
         model_chain_note(s, b, site, addr, nl);
+    unsigned ideal = 1;
     unsigned u = shared ? wavefronts_fast(addr, nl, site->size) : sectors_fast(addr, nl, site->size);
     if (u == 0) {
         entp grp[MODEL_WARP_SIZE];
-        for (unsigned i = 0; i < nl; i++)
+        unsigned lane[MODEL_WARP_SIZE];
+        for (unsigned i = 0; i < nl; i++) {
             grp[i] = &ln[i]->tr[k];
-        u = shared ? wavefronts_general(grp, nl) : sectors(grp, nl);
+            lane[i] = ln[i]->lane;
+        }
+        u = shared ? wavefronts_phased(grp, lane, nl, site->size, &ideal) : sectors(grp, nl);
     }
-    record(s, site, shared, u, nl, existing, site->size);
+    record(s, site, shared, u, nl, existing, ideal);
 }
 
 typedef struct {
@@ -290,15 +330,18 @@ static void account_diverged(model_stats *s, const mblock *b, mthread **ln, unsi
     }
     qsort(g, m, sizeof *g, cmp_gent);
     entp grp[MODEL_WARP_SIZE];
+    unsigned lane[MODEL_WARP_SIZE];
     for (size_t i = 0; i < m;) {
         unsigned n = 0;
         size_t j = i;
         while (j < m && g[j].key == g[i].key) {
-            if (n < MODEL_WARP_SIZE)
+            if (n < MODEL_WARP_SIZE) {
+                lane[n] = g[j].lane;
                 grp[n++] = g[j].e;
+            }
             j++;
         }
-        account(s, b, grp, n, existing);
+        account(s, b, grp, lane, n, existing);
         i = j;
     }
     free(g);

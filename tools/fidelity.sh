@@ -23,8 +23,43 @@
 # leaves its log in the work archive and its launches out of the table
 # (fidelity.log names them); the times run first, then the counters one
 # algorithm at a time while the budget lasts.
+#
+# Without a GPU, after a change to the simulator's counting:
+#
+#   tools/fidelity.sh --repredict BUILD [DOC]
+#
+# runs DOC's launches (default docs/data/fidelity-h100.json) in the
+# simulator again and replaces its predicted counts, keeping what the GPU
+# measured; the document says when and how ("repredicted"). Then run
+# tools/fidelity_doc.py.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = --repredict ]; then
+    build=${2:?usage: tools/fidelity.sh --repredict BUILD [DOC]}
+    doc=${3:-$root/docs/data/fidelity-h100.json}
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    python3 "$root/tools/fidelity_join.py" cases "$doc" >"$work/cases.txt" || exit 1
+    # the device constants the document was predicted with, so that its
+    # predicted times are checked as unchanged
+    python3 "$root/tools/fidelity_join.py" constants "$doc" >"$work/device.txt" || exit 1
+    shards=$(nproc)
+    awk -v k="$shards" -v w="$work" '{ print > (w "/shard" (NR % k) ".txt") }' "$work/cases.txt"
+    pids=()
+    for shard in "$work"/shard*.txt; do
+        "$build/tools/fidelity_run" sim "$shard" "$work/device.txt" 16 >"${shard%.txt}.jsonl" 2>"${shard%.txt}.err" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do
+        wait "$pid" || { cat "$work"/shard*.err >&2; echo "fidelity: a simulator shard failed" >&2; exit 1; }
+    done
+    cat "$work"/shard*.jsonl >"$work/sim.jsonl"
+    python3 "$root/tools/fidelity_join.py" repredict --doc "$doc" --sim "$work/sim.jsonl" \
+        --command "tools/fidelity.sh --repredict" >"$work/doc.json" || exit 1
+    mv "$work/doc.json" "$doc"
+    echo "fidelity: predicted counts of $doc made again ($(grep -o '"changed": [0-9]*' "$doc"))"
+    exit 0
+fi
 build=${1:?usage: tools/fidelity.sh BUILD OUT}
 out=${2:?usage: tools/fidelity.sh BUILD OUT}
 build=$(cd "$build" && pwd)

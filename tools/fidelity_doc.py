@@ -5,6 +5,13 @@ cause of each known difference, read in the SASS).
 
   tools/fidelity_doc.py [DATA.json] [CAUSES.txt] [OUT.md]
 
+An earlier run of the same launches on the same GPU, DATA-earlier.json
+beside DATA.json, shows which hardware counts do not repeat from run to
+run: a difference on a launch whose kernel compiled to the same SASS in
+both runs (the opcode counts of the "sass" summaries) and whose measured
+count changed between them is put down to timing, and the exact share is
+also given over the launches whose counts repeated.
+
 Without the data file (no GPU run recorded yet) the page says so and
 describes the method. Exit status 0, or 2 when a file given cannot be read.
 """
@@ -99,18 +106,48 @@ def read_causes(path):
             line = line.rstrip("\n")
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            parts = [p.strip() for p in line.split("|")]
+            # fields are separated by " | ": a regex may use | itself
+            parts = [p.strip() for p in line.split(" | ", 3)]
             if len(parts) != 4:
+                print(f"fidelity_doc.py: {path}: not 'status | kernel | metric | cause': {line}", file=sys.stderr)
                 continue
             status, kern, metric, cause = parts
-            out.append((re.compile(kern), re.compile(metric), cause, status in ("sass", "definition")))
+            out.append((re.compile(kern), re.compile(metric), cause, status in ("sass", "definition", "runs")))
     return out
 
 
-def cause_of(r, causes, sass):
+def earlier_measures(doc, earlier):
+    """{(launch key, metric): measured} of the earlier run, for the kernels
+    whose SASS summary is the same in both runs."""
+    if not earlier:
+        return {}
+    now, then = doc.get("sass") or {}, earlier.get("sass") or {}
+    same = {k for k in now if k in then and now[k] == then[k]}
+    return {(fidelity_data.launch_key(r), r["metric"]): r["measured"] for r in earlier["rows"]
+            if r["kernel"] in same and r["measured"] is not None}
+
+
+def unrepeated(r, before):
+    """The earlier run's count of r when it differs from this run's."""
+    b = before.get((fidelity_data.launch_key(r), r["metric"]))
+    return None if b is None or b == r["measured"] else b
+
+
+def cause_of(r, causes, sass, before):
+    b = unrepeated(r, before)
+    timing = None
+    if b is not None:
+        what = ("it also counts conflicts with the other traffic of the L1 data banks (the global loads and "
+                "stores of the blocks resident beside), which depends on timing"
+                if "_mem_shared_" in r["metric"] else "it depends on timing")
+        timing = (f"the GPU's own count does not repeat: {fmt(b)} in the earlier run, {fmt(r['measured'])} in "
+                  f"this one, the same SASS; {what}")
     for kern, metric, cause, confirmed in causes:
         if kern.search(r["kernel"]) and metric.search(r["metric"]):
-            return cause if confirmed else cause + " (from the source; to confirm in the SASS)"
+            text = cause if confirmed else cause + " (from the source; to confirm in the SASS)"
+            return text + ("; besides, " + timing if timing else "")
+    if timing:
+        return timing
     auto = fidelity_data.automatic_cause(r, sass)
     return auto or "not established yet: read this kernel's SASS in the stage's work archive"
 
@@ -128,8 +165,25 @@ def no_data_page(data_path):
         "error.\n\n" + METHOD)
 
 
-def page(doc, data_path, causes):
+def repeated_share(rows, before):
+    """(exact, total) over the launches whose four shared counts were
+    measured in both runs with the same result."""
+    exact = total = 0
+    for _, bym in fidelity_data.per_launch(rows):
+        rs = [bym[m] for m in fidelity_data.SHARED if m in bym and bym[m]["measured"] is not None]
+        if len(rs) != len(fidelity_data.SHARED):
+            continue
+        if any((fidelity_data.launch_key(r), r["metric"]) not in before or unrepeated(r, before) is not None
+               for r in rs):
+            continue
+        total += 1
+        exact += all(r["predicted"] == r["measured"] for r in rs)
+    return exact, total
+
+
+def page(doc, data_path, causes, earlier=None, earlier_path=None):
     rows, sass = doc["rows"], doc.get("sass") or {}
+    before = earlier_measures(doc, earlier)
     s = fidelity_data.summarise(rows)
     L = []
     L.append("# How far the simulator's counts hold on the GPU\n")
@@ -137,6 +191,16 @@ def page(doc, data_path, causes):
              f"{doc.get('device') or 'GPU'}, {doc.get('date')}, `{doc.get('command')}`. "
              "Every launch below ran in the simulator and on the GPU (Nsight Compute); "
              "predicted is the simulator's count, measured the hardware counter.\n")
+    rp = doc.get("repredicted")
+    if rp:
+        L.append(f"The predicted counts were made again on {rp.get('date')} by `{rp.get('command')}` "
+                 f"(the simulator as it is now, the measured counts kept; {rp.get('changed')} values changed; "
+                 f"the predicted times of the {rp.get('times_kept')} launches of the 2^24 and 2^28 time pass "
+                 "were kept, their counts being unchanged).\n")
+    if earlier:
+        L.append(f"An earlier run of the same launches on the same GPU (`{os.path.relpath(earlier_path, ROOT)}`, "
+                 f"{earlier.get('date')}, `{earlier.get('command')}`; every kernel compiled to the same SASS "
+                 "opcode counts) shows which hardware counts repeat.\n")
     L.append("## Exact predictions per metric\n")
     L.append("| metric | launches | exact | share |")
     L.append("| --- | ---: | ---: | ---: |")
@@ -147,6 +211,10 @@ def page(doc, data_path, causes):
     L.append(f"- Shared wavefronts and bank conflicts (loads and stores) all exact: "
              f"{g['shared_exact']} of {g['shared_total']} launches ({pct(g['shared_exact'], g['shared_total'])}) "
              f"over {g['shared_kernels']} kernels (goal: 95% over at least 15).")
+    if before:
+        ex, tot = repeated_share(rows, before)
+        L.append(f"- The same, over the launches whose four shared counts the GPU measured alike in both runs: "
+                 f"{ex} of {tot} ({pct(ex, tot)}).")
     L.append(f"- Global sectors (loads and stores) exact on deterministic kernels (no polling): "
              f"{g['sectors_exact']} of {g['sectors_total']} launches; kernels with a difference: "
              f"{', '.join(g['sectors_kernels_off']) or 'none'}.")
@@ -167,7 +235,7 @@ def page(doc, data_path, causes):
         for r in diffs:
             L.append(f"| {r['kernel']} ({r['algo']}) | {r['type']} | {r['n']} | {r['block']} | {r['launch']} | "
                      f"`{fidelity_data.short(r['metric'])}` | {fmt(r['predicted'])} | {fmt(r['measured'])} | "
-                     f"{cause_of(r, causes, sass)} |")
+                     f"{cause_of(r, causes, sass, before)} |")
         L.append("")
     if doc.get("problems"):
         L.append("Launches left out of the comparison:\n")
@@ -230,7 +298,16 @@ def main(argv):
         except (OSError, ValueError) as e:
             print(f"fidelity_doc.py: {data}: {e}", file=sys.stderr)
             return 2
-        text = page(doc, data, read_causes(causes))
+        earlier_path = data[:-5] + "-earlier.json" if data.endswith(".json") else None
+        earlier = None
+        if earlier_path and os.path.exists(earlier_path):
+            try:
+                with open(earlier_path) as f:
+                    earlier = json.load(f)
+            except (OSError, ValueError) as e:
+                print(f"fidelity_doc.py: {earlier_path}: {e}", file=sys.stderr)
+                return 2
+        text = page(doc, data, read_causes(causes), earlier, earlier_path)
     else:
         text = no_data_page(data)
     tmp = out + ".tmp"

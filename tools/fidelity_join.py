@@ -7,6 +7,16 @@
       Compute's (DIR/<name>.csv for the cases DIR/<name>.txt), launch by
       launch in order, kernel names and grids checked; the document
       {"device", "date", "rows": [...]} on stdout
+  fidelity_join.py repredict --doc DOC.json --sim SIM.jsonl [--command TEXT]
+      the counts of DOC (a document made by join) predicted again by the
+      simulator as it is now (tools/fidelity_run sim over DOC's launches:
+      the cases command prints them), the GPU's measured counts kept; the
+      document, with "repredicted": {"date", "command", "changed",
+      "times_kept"}, on stdout. Predicted times are made again with the
+      document's device constants where the simulator ran the launch; those
+      of the time pass (not run again) are kept
+  fidelity_join.py cases DOC.json          DOC's count launches as cases
+  fidelity_join.py constants DOC.json      DOC's device constants as a device file
   fidelity_join.py median-time NCU.csv     median gpu__time_duration.sum (ns)
   fidelity_join.py device-def DEVICE.txt   the MODEL_DEVICE line of model/devices.def
   fidelity_join.py sass ALL.txt KEPT.txt SUMMARY.json
@@ -225,6 +235,73 @@ def join(args):
     return 0 if rows else 1
 
 
+def doc_cases(path):
+    """The count launches of a document as tools/fidelity_run cases (the
+    asked block is 0 but for the extra block of tools/fidelity.sh)."""
+    with open(path) as f:
+        doc = json.load(f)
+    seen = []
+    for r in doc["rows"]:
+        if r["metric"] == TIME:
+            continue
+        block = r["block"] if r["n"] == 65536 and r["block"] == 128 else 0
+        param = 132 if r["algo"] == "two-level" else 0
+        c = (r["algo"], r["type"], r["n"], block, param)
+        if c not in seen:
+            seen.append(c)
+    for c in seen:
+        print(*c)
+    return 0
+
+
+def repredict(args):
+    with open(args.doc) as f:
+        doc = json.load(f)
+    sim = {}
+    with open(args.sim) as f:
+        for line in f:
+            if line.strip():
+                s = json.loads(line)
+                sim[(s["algo"], s["type"], s["n"], s["block"], s["launch"], s["scaled"])] = s
+    fields = dict(METRICS)
+    missing = changed = kept_times = 0
+    for r in doc["rows"]:
+        s = sim.get((r["algo"], r["type"], r["n"], r["block"], r["launch"], bool(r.get("scaled", False))))
+        if s is not None and s["kernel"] != r["kernel"]:
+            print(f"fidelity_join: {r['algo']} {r['type']} {r['n']} launch {r['launch']}: kernel {s['kernel']} "
+                  f"in the simulator, {r['kernel']} in the document", file=sys.stderr)
+            return 1
+        if r["metric"] == TIME:
+            # predicted with the document's own device constants; the
+            # launches of the time pass (not run again) keep theirs
+            if s is not None:
+                changed += s.get("predicted_ns") != r["predicted"]
+                r["predicted"] = s.get("predicted_ns")
+                kept_times -= 1
+            kept_times += 1
+            continue
+        if s is None:
+            missing += 1
+            continue
+        new = s[fields[r["metric"]]]
+        changed += new != r["predicted"]
+        r["predicted"] = new
+    if missing:
+        print(f"fidelity_join: {missing} count rows have no simulator launch", file=sys.stderr)
+        return 1
+    doc["repredicted"] = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+                          "command": args.command, "changed": changed,
+                          "times_kept": kept_times}
+    out = sys.stdout
+    out.write("{\n")
+    for k in [k for k in doc if k != "rows"]:
+        out.write(f"  {json.dumps(k)}: {json.dumps(doc[k], sort_keys=True)},\n")
+    out.write('  "rows": [\n')
+    out.write(",\n".join("    " + json.dumps(r) for r in doc["rows"]))
+    out.write("\n  ]\n}\n")
+    return 0
+
+
 def read_device(path):
     d = {}
     with open(path) as f:
@@ -299,6 +376,23 @@ def main(argv):
         return device_def(argv[2])
     if len(argv) >= 2 and argv[1] == "sass" and len(argv) == 5:
         return sass(argv[2], argv[3], argv[4])
+    if len(argv) == 3 and argv[1] == "cases":
+        return doc_cases(argv[2])
+    if len(argv) == 3 and argv[1] == "constants":
+        with open(argv[2]) as f:
+            constants = json.load(f).get("constants")
+        if not constants:
+            return 1
+        for k, v in constants.items():
+            print(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}")
+        return 0
+    if len(argv) >= 2 and argv[1] == "repredict":
+        import argparse
+        ap = argparse.ArgumentParser(prog="fidelity_join.py repredict")
+        ap.add_argument("--doc", required=True)
+        ap.add_argument("--sim", required=True)
+        ap.add_argument("--command", default="tools/fidelity.sh --repredict")
+        return repredict(ap.parse_args(argv[2:]))
     if len(argv) >= 2 and argv[1] == "join":
         import argparse
         ap = argparse.ArgumentParser(prog="fidelity_join.py join")

@@ -134,3 +134,30 @@ SL_GLOBAL SL_KN(copy)(const int32_t *in, int32_t *out)
 }
 SL_DEFINE_LAUNCH(SL_KN(copy), (const int32_t *, in), (int32_t *, out))
 sl_status tk_copy(sl_launch cfg, const int32_t *in, int32_t *out) { return SL_LAUNCH(copy)(cfg, in, out); }
+
+/* 8-byte shared accesses whose cost depends on how the lanes fall into
+ * half-warps (test_bank_half_warps). */
+SL_GLOBAL SL_KN(wide_halves)(float *out, int mode)
+{
+    SHARED(double, sh2, 64);
+    const unsigned l = threadIdx.x;
+    if (mode == 0) {
+        /* doubles d and d + 16 share banks: half 0 reads 0 and 16, half 1
+         * reads 1 and 17; every bank serves two words, each half two */
+        const unsigned d = l < 16 ? (l == 1 ? 16 : l) : (l == 31 ? 1 : l + 1);
+        ST(out, l, (float)LD(sh2, d));
+    } else if (mode == 1) {
+        if (l % 2 == 0) /* even lanes, stride 16 bytes: one wavefront a half */
+            ST(out, l, (float)LD(sh2, l));
+    } else if (mode == 2) {
+        if (l % 2 == 0)
+            ST(sh2, l, (double)l);
+    } else if (mode == 3) {
+        ST(out, l, (float)LD(sh2, 3)); /* one double, every lane: broadcast */
+    } else if (mode == 4) {
+        if (l == 0 || l == 16) /* one lane a half, the same banks */
+            ST(sh2, l, (double)l);
+    }
+}
+SL_DEFINE_LAUNCH(SL_KN(wide_halves), (float *, out), (int, mode))
+sl_status tk_wide_halves(sl_launch cfg, float *out, int mode) { return SL_LAUNCH(wide_halves)(cfg, out, mode); }

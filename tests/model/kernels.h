@@ -11,6 +11,8 @@ sl_status tk_stride(sl_launch cfg, float *out, int stride);
 /* Every lane reads 8-byte (wide = 2) or 16-byte (wide = 4) elements at
  * index lane. */
 sl_status tk_wide(sl_launch cfg, float *out, int wide);
+/* 8-byte shared accesses by half-warps; mode as in kernels.c. */
+sl_status tk_wide_halves(sl_launch cfg, float *out, int mode);
 /* Every lane reads the same shared word. */
 sl_status tk_broadcast(sl_launch cfg, float *out);
 /* Thread 0 writes sh[0], thread `reader` reads it with no barrier; with
