@@ -75,6 +75,7 @@ budget=${FIDELITY_BUDGET:-200}
 # two-level's default differs between the backends (ranges to fill the GPU
 # against 8 in the simulator): give both the same
 params=${FIDELITY_PARAMS:-two-level=132}
+only=${FIDELITY_ALGOS:-} # a space-separated subset of the algorithms (default: all)
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 metrics+=,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
@@ -112,6 +113,7 @@ for entry in $(echo "$algos" | tr ' ' ':'); do
     kind=${entry%%:*} algo=${entry#*:}
     # only what this build runs on both backends
     echo "$listed" | grep -qE "^$algo +[a-z]+ +sim,cuda" || { say "skip $algo: not sim,cuda in this build"; continue; }
+    if [ -n "$only" ] && ! echo " $only " | grep -q " $algo "; then continue; fi
     p=$(param_of "$algo")
     for t in $types; do
         for n in $sizes; do echo "$algo $t $n 0 $p"; done
