@@ -5,6 +5,10 @@ cause of each known difference, read in the SASS).
 
   tools/fidelity_doc.py [DATA.json] [CAUSES.txt] [OUT.md]
 
+A check run, DATA-check.json (other sizes, types or blocks than DATA's,
+made after the model was fitted to DATA), gets its own line: how many of
+its launches the simulator predicted exactly.
+
 An earlier run of the same launches on the same GPU, DATA-earlier.json
 beside DATA.json, shows which hardware counts do not repeat from run to
 run: a difference on a launch whose kernel compiled to the same SASS in
@@ -181,7 +185,7 @@ def repeated_share(rows, before):
     return exact, total
 
 
-def page(doc, data_path, causes, earlier=None, earlier_path=None):
+def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, check_path=None):
     rows, sass = doc["rows"], doc.get("sass") or {}
     before = earlier_measures(doc, earlier)
     s = fidelity_data.summarise(rows)
@@ -215,6 +219,15 @@ def page(doc, data_path, causes, earlier=None, earlier_path=None):
         ex, tot = repeated_share(rows, before)
         L.append(f"- The same, over the launches whose four shared counts the GPU measured alike in both runs: "
                  f"{ex} of {tot} ({pct(ex, tot)}).")
+    if check:
+        cg = fidelity_data.summarise(check["rows"])["goals"]
+        sizes = sorted({r["n"] for r in check["rows"] if r["metric"] != fidelity_data.TIME})
+        types = sorted({r["type"] for r in check["rows"] if r["metric"] != fidelity_data.TIME})
+        L.append(f"- The same on the check run (`{os.path.relpath(check_path, ROOT)}`, {check.get('date')}, "
+                 f"`{check.get('command')}`, "
+                 f"launches not used to fit the model: {', '.join(types)} at n = "
+                 f"{', '.join(str(n) for n in sizes)}): {cg['shared_exact']} of {cg['shared_total']} launches "
+                 f"({pct(cg['shared_exact'], cg['shared_total'])}) over {cg['shared_kernels']} kernels.")
     L.append(f"- Global sectors (loads and stores) exact on deterministic kernels (no polling): "
              f"{g['sectors_exact']} of {g['sectors_total']} launches; kernels with a difference: "
              f"{', '.join(g['sectors_kernels_off']) or 'none'}.")
@@ -307,7 +320,16 @@ def main(argv):
             except (OSError, ValueError) as e:
                 print(f"fidelity_doc.py: {earlier_path}: {e}", file=sys.stderr)
                 return 2
-        text = page(doc, data, read_causes(causes), earlier, earlier_path)
+        check_path = data[:-5] + "-check.json" if data.endswith(".json") else None
+        check = None
+        if check_path and os.path.exists(check_path):
+            try:
+                with open(check_path) as f:
+                    check = json.load(f)
+            except (OSError, ValueError) as e:
+                print(f"fidelity_doc.py: {check_path}: {e}", file=sys.stderr)
+                return 2
+        text = page(doc, data, read_causes(causes), earlier, earlier_path, check, check_path)
     else:
         text = no_data_page(data)
     tmp = out + ".tmp"

@@ -165,6 +165,16 @@ with tempfile.TemporaryDirectory() as d:
           "the share over repeated launches")
     os.unlink(os.path.join(d, "fidelity-earlier.json"))
 
+    # a check run beside: its launches' exact share on a line of its own
+    with open(os.path.join(d, "fidelity-check.json"), "w") as f:
+        json.dump(now, f)
+    g = subprocess.run([sys.executable, os.path.join(tools, "fidelity_doc.py"), data, causes, md],
+                       capture_output=True, text=True)
+    g_shared = fidelity_data.summarise(now["rows"])["goals"]
+    check(f"{g_shared['shared_exact']} of {g_shared['shared_total']} launches" in open(md).read().split(
+          "The same on the check run")[-1], "the check run's share")
+    os.unlink(os.path.join(d, "fidelity-check.json"))
+
     # predicted again: the simulator's counts replace the document's, the
     # measured ones stay
     sim2 = os.path.join(d, "sim2.jsonl")
