@@ -21,6 +21,10 @@ SL_GLOBAL SL_KN(ksdb_scan)(const T *in, T *out, T *sums, size_t n, int shift, si
         SYNCTHREADS();
         pout = 1 - pout;
         pin = 1 - pout;
+        /* nvcc merges the two branches' common load and their stores into
+         * one instruction each, which diverged lanes issue together: the GPU
+         * counts fewer shared accesses than the simulator
+         * (docs/model-fidelity.md) */
         if (t >= stride)
             ST(buf, pout * b + t, OP(LD(buf, pin * b + t - stride), LD(buf, pin * b + t)));
         else
