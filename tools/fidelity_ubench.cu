@@ -46,24 +46,40 @@ __global__ void chase_kernel(const uint32_t *next, uint32_t start, int steps, ui
     *sink = j;
 }
 
-/* A chain across blocks: each block takes a ticket, its thread 0 waits for
- * the flag of the ticket before it and publishes its own, as a chained
- * scan's tiles do. A wait gives up after 2^26 polls and sets *error. */
-__global__ void chain_kernel(volatile uint32_t *flag, uint32_t *ticket, uint32_t *error)
+/* A chain across blocks, as the catalogue's chained scans pass their
+ * prefixes (cuda/device/tile_status.cuh): each block's thread 0 takes a
+ * ticket, polls the word of the ticket before it with a relaxed gpu-scope
+ * load until its status half is set, and publishes status and value in one
+ * relaxed 8-byte store, no fence (a fence before the store, as an earlier
+ * version had, costs about as much again and is not what the scans pay).
+ * A wait gives up after 2^26 polls and sets *error. */
+__device__ unsigned long long ld_relaxed_gpu(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ void st_relaxed_gpu(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+__global__ void chain_kernel(unsigned long long *flag, uint32_t *ticket, uint32_t *error)
 {
     if (threadIdx.x != 0)
         return;
     const uint32_t t = atomicAdd(ticket, 1u);
+    unsigned long long prev = 0;
     if (t > 0) {
         unsigned long long polls = 0;
-        while (flag[t - 1] == 0)
+        while (((prev = ld_relaxed_gpu(&flag[t - 1])) >> 32) == 0)
             if (++polls == (1ull << 26)) {
                 *error = 1;
                 break;
             }
     }
-    __threadfence();
-    flag[t] = 1;
+    st_relaxed_gpu(&flag[t], (1ull << 32) | ((prev + 1) & 0xffffffffull));
 }
 
 /* Conflict-free shared loads: every warp reads 32 consecutive words per
@@ -156,14 +172,15 @@ static double chase_ns(size_t bytes, uint32_t stride_words, bool fresh, uint32_t
 static double chain_ns(uint32_t *sink)
 {
     const unsigned short_blocks = 2048, long_blocks = 10240;
-    uint32_t *flag, *ticket, *error;
-    CHECK(cudaMalloc(&flag, long_blocks * sizeof(uint32_t)));
+    unsigned long long *flag;
+    uint32_t *ticket, *error;
+    CHECK(cudaMalloc(&flag, long_blocks * sizeof(*flag)));
     CHECK(cudaMalloc(&ticket, sizeof(uint32_t)));
     CHECK(cudaMalloc(&error, sizeof(uint32_t)));
     CHECK(cudaMemset(error, 0, sizeof(uint32_t)));
     auto run = [&](unsigned blocks) {
         return best_ms([&] {
-            cudaMemsetAsync(flag, 0, blocks * sizeof(uint32_t));
+            cudaMemsetAsync(flag, 0, blocks * sizeof(*flag));
             cudaMemsetAsync(ticket, 0, sizeof(uint32_t));
             chain_kernel<<<blocks, 32>>>(flag, ticket, error);
         });
