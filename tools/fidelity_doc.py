@@ -297,6 +297,19 @@ def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, ch
     return "\n".join(L)
 
 
+def beside(data, what):
+    """(path, document) of DATA-<what>.json beside DATA, or (path, None)
+    when there is none; a file that cannot be read raises OSError."""
+    path = data[:-5] + f"-{what}.json" if data.endswith(".json") else data + f"-{what}"
+    if not os.path.exists(path):
+        return path, None
+    try:
+        with open(path) as f:
+            return path, json.load(f)
+    except (OSError, ValueError) as e:
+        raise OSError(f"{path}: {e}") from e
+
+
 def main(argv):
     data = argv[1] if len(argv) > 1 else os.path.join(ROOT, "docs", "data", "fidelity-h100.json")
     causes = argv[2] if len(argv) > 2 else os.path.join(ROOT, "tools", "fidelity_causes.txt")
@@ -311,24 +324,12 @@ def main(argv):
         except (OSError, ValueError) as e:
             print(f"fidelity_doc.py: {data}: {e}", file=sys.stderr)
             return 2
-        earlier_path = data[:-5] + "-earlier.json" if data.endswith(".json") else None
-        earlier = None
-        if earlier_path and os.path.exists(earlier_path):
-            try:
-                with open(earlier_path) as f:
-                    earlier = json.load(f)
-            except (OSError, ValueError) as e:
-                print(f"fidelity_doc.py: {earlier_path}: {e}", file=sys.stderr)
-                return 2
-        check_path = data[:-5] + "-check.json" if data.endswith(".json") else None
-        check = None
-        if check_path and os.path.exists(check_path):
-            try:
-                with open(check_path) as f:
-                    check = json.load(f)
-            except (OSError, ValueError) as e:
-                print(f"fidelity_doc.py: {check_path}: {e}", file=sys.stderr)
-                return 2
+        try:
+            earlier_path, earlier = beside(data, "earlier")
+            check_path, check = beside(data, "check")
+        except OSError as e:
+            print(f"fidelity_doc.py: {e}", file=sys.stderr)
+            return 2
         text = page(doc, data, read_causes(causes), earlier, earlier_path, check, check_path)
     else:
         text = no_data_page(data)
