@@ -96,10 +96,14 @@ static unsigned wavefronts_general(const entp *e, unsigned n)
  * the conflicts inside a half-warp that blelloch-cf's 4-byte padding leaves
  * for 8-byte elements, and one ideal for loads and stores alike missed
  * those of reduce-interleaved's. */
-static unsigned wavefronts_phased(const entp *e, const unsigned *lane, unsigned n, unsigned size, unsigned *ideal)
+static unsigned wavefronts_phased(const entp *e, const unsigned *lane, unsigned n, unsigned size, bool store,
+                                  unsigned *ideal)
 {
     const unsigned whole = wavefronts_general(e, n);
-    const unsigned per = size >= 16 ? 8 : size >= 8 ? 16 : MODEL_WARP_SIZE;
+    *ideal = 1;
+    if (size <= MODEL_BANK_BYTES || whole <= 1)
+        return whole; /* one phase; or a broadcast, no conflict whatever the ideal */
+    const unsigned per = size >= 16 ? 8 : 16;
     unsigned wf = 0, phases = 0;
     for (unsigned g = 0; g < MODEL_WARP_SIZE / per; g++) {
         entp sub[MODEL_WARP_SIZE];
@@ -108,16 +112,14 @@ static unsigned wavefronts_phased(const entp *e, const unsigned *lane, unsigned 
             if (lane[i] / per == g)
                 sub[m++] = e[i];
         if (m) {
-            wf += per == MODEL_WARP_SIZE ? whole : wavefronts_general(sub, m);
+            wf += wavefronts_general(sub, m);
             phases++;
         }
     }
     /* Nsight Compute's ideal: for a store, one wavefront per phase with a
      * lane in it; for a load, the fewest its bytes fill (128 each) */
-    *ideal = (e[0]->site->kind & MODEL_WR) ? phases : (n * size + PHASE_BYTES - 1) / PHASE_BYTES;
-    if (*ideal == 0)
-        *ideal = 1;
-    return whole <= 1 ? whole : wf;
+    *ideal = store ? phases : (n * size + PHASE_BYTES - 1) / PHASE_BYTES;
+    return wf;
 }
 
 /* The usual case: one aligned 4-byte word per lane, lanes in increasing
@@ -253,7 +255,7 @@ static void account(model_stats *s, const mblock *b, const entp *e, const unsign
     unsigned ideal = 1;
     unsigned u = !uniform ? 0 : shared ? wavefronts_fast(addr, n, size) : sectors_fast(addr, n, size);
     if (u == 0)
-        u = shared ? wavefronts_phased(e, lane, n, size, &ideal) : sectors(e, n);
+        u = shared ? wavefronts_phased(e, lane, n, size, e[0]->site->kind & MODEL_WR, &ideal) : sectors(e, n);
     record(s, e[0]->site, shared, u, n, existing, ideal);
 }
 
@@ -277,7 +279,7 @@ static void account_same(model_stats *s, const mblock *b, mthread *const *ln, un
             grp[i] = &ln[i]->tr[k];
             lane[i] = ln[i]->lane;
         }
-        u = shared ? wavefronts_phased(grp, lane, nl, site->size, &ideal) : sectors(grp, nl);
+        u = shared ? wavefronts_phased(grp, lane, nl, site->size, site->kind & MODEL_WR, &ideal) : sectors(grp, nl);
     }
     record(s, site, shared, u, nl, existing, ideal);
 }

@@ -116,7 +116,9 @@ sl_status report_dir_claim(report_dir *d, const char *path, char *why, size_t si
     }
     memcpy(d->dir, path, len);
     d->dir[len] = '\0';
-    snprintf(d->lock, sizeof d->lock, "%s/" REPORT_LOCK, d->dir);
+    /* lock is longer than dir by more than the suffix (checked above) */
+    memcpy(d->lock, path, len);
+    memcpy(d->lock + len, "/" REPORT_LOCK, sizeof "/" REPORT_LOCK);
     struct stat sb;
     if (lstat(d->dir, &sb) != 0) {
         if (errno != ENOENT) {
