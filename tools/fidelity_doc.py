@@ -185,6 +185,26 @@ def repeated_share(rows, before):
     return exact, total
 
 
+def chain_lines(rows, constants):
+    """What the GPU took per link of a cross-block chain, from the launches
+    whose predicted time is mostly their chain, against the constant."""
+    link, launch = constants.get("chain_link_ns"), constants.get("launch_ns") or 0
+    if not link:
+        return []
+    per = sorted((r["measured"] - launch) / r["chain"] for r in rows
+                 if r["metric"] == fidelity_data.TIME and r.get("chain") and r["measured"] and r["predicted"]
+                 and r["chain"] * link > r["predicted"] / 2 and r["chain"] >= 100)
+    if not per:
+        return []
+    med = per[len(per) // 2]
+    return ["## The chains' links\n",
+            f"Over the {len(per)} launches of at least 100 links whose predicted time is mostly their chain "
+            f"(chain links x `chain_link_ns` above half of it), the GPU took {fmt(per[0])} to {fmt(per[-1])} ns "
+            f"per link (median {fmt(med)}), measured time less the empty launch over the links, against "
+            f"`chain_link_ns` = {fmt(link)} of the constants ({link / med:.2f} times the median), as "
+            "`tools/fidelity_ubench` measured it in the same run.\n"]
+
+
 def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, check_path=None):
     rows, sass = doc["rows"], doc.get("sass") or {}
     before = earlier_measures(doc, earlier)
@@ -276,6 +296,7 @@ def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, ch
         algo, kernel, typ, n, block, launch = key
         L.append(f"| {algo} | {kernel} | {typ} | {n} | {block} | {launch} | " + " | ".join(cells) + f" | {tcell} |")
     L.append("")
+    L.extend(chain_lines(rows, doc.get("constants") or {}))
     L.append("## Predicted against measured time of whole scans\n")
     for n, ranks in sorted(s["time"]["totals"].items()):
         L.append(f"n = {n} (i32): predicted and measured time of all launches, in microseconds.\n")

@@ -21,6 +21,7 @@ run, tools = sys.argv[1], sys.argv[2]
 sys.path.insert(0, tools)
 import fidelity_data  # noqa: E402
 import fidelity_join  # noqa: E402
+import fidelity_doc  # noqa: E402
 
 failures = []
 
@@ -196,6 +197,14 @@ with tempfile.TemporaryDirectory() as d:
     g = subprocess.run([sys.executable, os.path.join(tools, "fidelity_doc.py"), os.path.join(d, "none.json"),
                         causes, md], capture_output=True, text=True)
     check(g.returncode == 0 and "No GPU run has been recorded yet" in open(md).read(), "no data: said so")
+
+# the chains' links: measured time less the empty launch, over the links
+chain_rows = [{"metric": fidelity_data.TIME, "chain": c, "measured": 1000 + c * ns, "predicted": 1000 + c * 600}
+              for c, ns in ((200, 300), (400, 310), (500, 330), (50, 900))]
+lines = "".join(fidelity_doc.chain_lines(chain_rows, {"chain_link_ns": 600, "launch_ns": 1000}))
+check("the GPU took 300 to 330 ns per link (median 310)" in lines and "2.00 times" not in lines,
+      f"chain links: {lines}")
+check(fidelity_doc.chain_lines(chain_rows, {}) == [], "no constants: no chain section")
 
 print(f"{0 if failures else 1} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
