@@ -27,10 +27,10 @@ typedef struct {
 } model_device;
 
 /* A predicted launch time and its terms, in ns:
- * total = launch + max(memory, shared, latency) + chain. */
+ * total = launch + max(memory + shared, latency) + chain (timemodel.c). */
 typedef struct {
     double total, launch, memory, shared, latency, chain;
-    const char *bound; /* "memory", "shared" or "latency": the largest middle term */
+    const char *bound; /* "latency" when it exceeds memory + shared, else the larger of those two */
 } model_time;
 
 /* Blocks of `threads` threads (and dyn_shared dynamic shared bytes) one SM

@@ -75,13 +75,21 @@ trips of a dependent load, one link of a cross-block flag chain, the
 shared-memory wavefront rate of one SM and a dependent shared load, and the
 duration of an empty kernel as Nsight Compute times it):
 
-    memory  = 32 B x (global load + store + atomic sectors) / copy bandwidth
-              (scaled by the share of SMs the grid occupies)
+    memory  = 32 B x (global load + store + atomic sectors) / bandwidth,
+              the smaller of the copy bandwidth (scaled by the share of SMs
+              the grid occupies) and the bytes the resident blocks have in
+              flight over twice the DRAM round trip (Little's law, each
+              block's loads all in flight: an upper bound)
     shared  = shared wavefronts / (wavefront rate x SMs in use)
     latency = waves x (DRAM round trip + (steps + barriers per block)
               x shared round trip)      (a wave: the blocks resident at once)
     chain   = cross-block waits in series x chain link
-    total   = launch + max(memory, shared, latency) + chain
+    total   = launch + max(memory + shared, latency) + chain
+
+Memory and shared time add rather than overlap (a block's loads and stores
+and its shared work sit between barriers); the in-flight bound and the sum
+were chosen against the recorded H100 run, and are to be held against the
+next one.
 
 `scanlab simulate` prints each launch's prediction for the device in
 `model/devices.def` (`predicted_ns` in `--json`).
@@ -217,10 +225,12 @@ def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, ch
              "predicted is the simulator's count, measured the hardware counter.\n")
     rp = doc.get("repredicted")
     if rp:
-        L.append(f"The predicted counts were made again on {rp.get('date')} by `{rp.get('command')}` "
-                 f"(the simulator as it is now, the measured counts kept; {rp.get('changed')} values changed; "
-                 f"the predicted times of the {rp.get('times_kept')} launches of the 2^24 and 2^28 time pass "
-                 "were kept, their counts being unchanged).\n")
+        kept = rp.get("times_kept")
+        L.append(f"The predicted counts and times were made again on {rp.get('date')} by `{rp.get('command')}` "
+                 f"(the simulator and the time model as they are now, with this run's device constants; the "
+                 f"measured values kept; {rp.get('changed')} predicted values changed"
+                 + (f"; the predicted times of {kept} launches the simulator did not run again were kept"
+                    if kept else "") + ").\n")
     if earlier:
         L.append(f"An earlier run of the same launches on the same GPU (`{os.path.relpath(earlier_path, ROOT)}`, "
                  f"{earlier.get('date')}, `{earlier.get('command')}`; every kernel compiled to the same SASS "

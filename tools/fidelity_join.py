@@ -15,7 +15,9 @@
       "times_kept"}, on stdout. Predicted times are made again with the
       document's device constants where the simulator ran the launch; those
       of the time pass (not run again) are kept
-  fidelity_join.py cases DOC.json          DOC's count launches as cases
+  fidelity_join.py cases DOC.json          DOC's launches as cases (time-pass
+                                           launches scaled by 16 as their
+                                           unscaled case)
   fidelity_join.py constants DOC.json      DOC's device constants as a device file
   fidelity_join.py median-time NCU.csv     median gpu__time_duration.sum (ns)
   fidelity_join.py device-def DEVICE.txt   the MODEL_DEVICE line of model/devices.def
@@ -235,18 +237,21 @@ def join(args):
     return 0 if rows else 1
 
 
-def doc_cases(path):
-    """The count launches of a document as tools/fidelity_run cases (the
-    asked block is 0 but for the extra block of tools/fidelity.sh)."""
+def doc_cases(path, scale=16):
+    """The launches of a document as tools/fidelity_run cases (the asked
+    block is 0 but for the extra block of tools/fidelity.sh): the counted
+    ones and those of the time pass (whose scaled launches the same run
+    prints)."""
     with open(path) as f:
         doc = json.load(f)
     seen = []
     for r in doc["rows"]:
-        if r["metric"] == TIME:
-            continue
-        block = r["block"] if r["n"] == 65536 and r["block"] == 128 else 0
+        n = r["n"]
+        if r["metric"] == TIME and r.get("scaled"):
+            n //= scale  # the case whose run prints these scaled launches
+        block = r["block"] if n == 65536 and r["block"] == 128 else 0
         param = 132 if r["algo"] == "two-level" else 0
-        c = (r["algo"], r["type"], r["n"], block, param)
+        c = (r["algo"], r["type"], n, block, param)
         if c not in seen:
             seen.append(c)
     for c in seen:
@@ -265,7 +270,21 @@ def repredict(args):
                 sim[(s["algo"], s["type"], s["n"], s["block"], s["launch"], s["scaled"])] = s
     fields = dict(METRICS)
     missing = changed = kept_times = 0
+    # a scaled case compared as a whole: the sum of its scaled launches
+    whole = {}
+    for s in sim.values():
+        if s["scaled"] and s.get("predicted_ns") is not None:
+            k = (s["algo"], s["type"], s["n"])
+            whole[k] = whole.get(k, 0.0) + s["predicted_ns"]
     for r in doc["rows"]:
+        if r["metric"] == TIME and r["launch"] < 0:
+            total = whole.get((r["algo"], r["type"], r["n"]))
+            if total is None:
+                kept_times += 1
+            else:
+                changed += total != r["predicted"]
+                r["predicted"] = total
+            continue
         s = sim.get((r["algo"], r["type"], r["n"], r["block"], r["launch"], bool(r.get("scaled", False))))
         if s is not None and s["kernel"] != r["kernel"]:
             print(f"fidelity_join: {r['algo']} {r['type']} {r['n']} launch {r['launch']}: kernel {s['kernel']} "

@@ -45,58 +45,78 @@ static void test_blocks_per_sm(void **state)
     assert_int_equal(model_time_blocks_per_sm(&gpu, 64, 56 * 1024), 4); /* 233472 / 58368 */
 }
 
-/* 8 blocks of 256 on 4 SMs: 8 per SM fit, one wave, every SM busy.
- * memory 32 * 1500 / 100 = 480; shared 400 / (2 * 4) = 50;
- * latency 500 + (10 steps + 16 / 8 barriers) * 10 = 620: latency-bound,
- * total 2000 + 620. */
+/* 8 blocks of 256 on 4 SMs: 8 per SM fit, one wave, every SM busy. Each
+ * block loads 1000 * 32 / 8 = 4000 bytes, all 8 at once: 32000 bytes in
+ * flight over a loaded round trip of 2 * 500 ns, 32 bytes/ns, below the
+ * copy's 100: memory 32 * 1500 / 32 = 1500; shared 400 / (2 * 4) = 50;
+ * latency 500 + (110 steps + 16 / 8 barriers) * 10 = 1620 > 1550:
+ * latency-bound, total 2000 + 1620. */
 static void test_latency_bound(void **state)
+{
+    (void)state;
+    model_launch_stats l = launch(8, 256, 110, 16);
+    model_time t = model_time_predict(&gpu, &l);
+    assert_true(t.memory == 1500 && t.shared == 50 && t.latency == 1620 && t.chain == 0);
+    assert_string_equal(t.bound, "latency");
+    assert_true(t.total == 3620);
+}
+
+/* The same with 10 steps: latency 620, below memory + shared = 1550,
+ * which add (a block's loads and its shared work are apart, between
+ * barriers): memory-bound, bounded by what is in flight, 2000 + 1550. */
+static void test_memory_in_flight(void **state)
 {
     (void)state;
     model_launch_stats l = launch(8, 256, 10, 16);
     model_time t = model_time_predict(&gpu, &l);
-    assert_true(t.memory == 480 && t.shared == 50 && t.latency == 620 && t.chain == 0);
-    assert_string_equal(t.bound, "latency");
-    assert_true(t.total == 2620);
+    assert_true(t.memory == 1500 && t.shared == 50 && t.latency == 620);
+    assert_string_equal(t.bound, "memory");
+    assert_true(t.total == 3550);
 }
 
-/* 2 blocks: 2 of 4 SMs, half the bandwidth: memory 48000 / 50 = 960;
- * shared 400 / (2 * 2) = 100; latency 620: memory-bound, 2960. */
+/* 2 blocks, each loading 10000 sectors: 2 of 4 SMs, half the copy's
+ * bandwidth, 50 bytes/ns; in flight 2 * 320000 bytes / 1000 ns = 640,
+ * more: memory 32 * 10500 / 50 = 6720; shared 400 / (2 * 2) = 100;
+ * latency 620: memory-bound, 2000 + 6820. */
 static void test_memory_bound_few_sms(void **state)
 {
     (void)state;
     model_launch_stats l = launch(2, 256, 10, 4);
+    l.c.global_ld_sectors = 10000;
     model_time t = model_time_predict(&gpu, &l);
-    assert_true(t.memory == 960 && t.shared == 100 && t.latency == 620);
+    assert_true(t.memory == 6720 && t.shared == 100 && t.latency == 620);
     assert_string_equal(t.bound, "memory");
-    assert_true(t.total == 2960);
+    assert_true(t.total == 8820);
 }
 
-/* 100 blocks of 1024: 2 per SM, 8 at once, 13 waves; 100 barriers, 1 per
- * block: latency 13 * (500 + (4 + 1) * 10) = 7150. 40000 wavefronts:
- * shared 40000 / 8 = 5000. */
+/* 100 blocks of 1024 and no global traffic: 2 per SM, 8 at once, 13
+ * waves; 100 barriers, 1 per block: latency 13 * (500 + (4 + 1) * 10) =
+ * 7150. 40000 wavefronts: shared 40000 / 8 = 5000. */
 static void test_waves_and_shared(void **state)
 {
     (void)state;
     model_launch_stats l = launch(100, 1024, 4, 100);
+    l.c.global_ld_sectors = l.c.global_st_sectors = 0;
     l.c.shared_ld_wavefronts = 30000;
     l.c.shared_st_wavefronts = 10000;
     model_time t = model_time_predict(&gpu, &l);
-    assert_true(t.latency == 7150 && t.shared == 5000 && t.memory == 480);
+    assert_true(t.latency == 7150 && t.shared == 5000 && t.memory == 0);
     assert_string_equal(t.bound, "latency");
     assert_true(t.total == 9150);
 }
 
 /* A chain of 63 waits (64 tiles): 63 * 1000 ns on top; its 128 steps are
- * the chain's, 2 per block: latency 500 + (2 + 3) * 10 = 550 against
- * memory 480; total 2000 + 550 + 63000. */
+ * the chain's, 2 per block: latency 500 + (2 + 3) * 10 = 550. 64 blocks of
+ * 128, all resident, 500 bytes each in flight: 32 bytes/ns, memory 1500,
+ * shared 50; total 2000 + 1550 + 63000. */
 static void test_chain(void **state)
 {
     (void)state;
     model_launch_stats l = launch(64, 128, 128, 192);
     l.c.chain = 63;
     model_time t = model_time_predict(&gpu, &l);
-    assert_true(t.chain == 63000 && t.latency == 550);
-    assert_true(t.total == 65550);
+    assert_true(t.chain == 63000 && t.latency == 550 && t.memory == 1500);
+    assert_true(t.total == 66550);
 }
 
 static const char good[] = "# a comment\n"
@@ -141,7 +161,7 @@ static void test_parse(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_blocks_per_sm),        cmocka_unit_test(test_latency_bound),
+        cmocka_unit_test(test_blocks_per_sm),        cmocka_unit_test(test_latency_bound), cmocka_unit_test(test_memory_in_flight),
         cmocka_unit_test(test_memory_bound_few_sms), cmocka_unit_test(test_waves_and_shared),
         cmocka_unit_test(test_chain),                cmocka_unit_test(test_parse),
     };
