@@ -17,9 +17,10 @@
  *   total   = launch + max(memory + shared, latency) + chain.
  *
  * Memory and shared time add: a block's global loads and stores and its
- * shared-memory work are separated by barriers, and the recorded H100 run
- * (docs/model-fidelity.md) fits that better than their overlap: 90 of 147
- * launches within 25% against 58, and with the in-flight bound 103.
+ * shared-memory work are separated by barriers. Both that and the in-flight
+ * bound were chosen against the recorded H100 run (docs/model-fidelity.md,
+ * tools/fidelity.sh --repredict): 103 of its 147 launches within 25%, where
+ * the larger of the three terms alone had 58.
  * Steps that include a cross-block chain are per block divided along it. */
 #include <stdlib.h>
 #include <string.h>

@@ -29,9 +29,9 @@
 #   tools/fidelity.sh --repredict BUILD [DOC]
 #
 # runs DOC's launches (default docs/data/fidelity-h100.json) in the
-# simulator again and replaces its predicted counts, keeping what the GPU
-# measured; the document says when and how ("repredicted"). Then run
-# tools/fidelity_doc.py.
+# simulator again and replaces its predicted counts and times (with DOC's
+# own device constants), keeping what the GPU measured; the document says
+# when and how ("repredicted"). Then run tools/fidelity_doc.py.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = --repredict ]; then
@@ -40,8 +40,7 @@ if [ "${1:-}" = --repredict ]; then
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     python3 "$root/tools/fidelity_join.py" cases "$doc" >"$work/cases.txt" || exit 1
-    # the device constants the document was predicted with, so that its
-    # predicted times are checked as unchanged
+    # the device constants of the run the document holds
     python3 "$root/tools/fidelity_join.py" constants "$doc" >"$work/device.txt" || exit 1
     shards=$(nproc)
     awk -v k="$shards" -v w="$work" '{ print > (w "/shard" (NR % k) ".txt") }' "$work/cases.txt"
@@ -57,7 +56,7 @@ if [ "${1:-}" = --repredict ]; then
     python3 "$root/tools/fidelity_join.py" repredict --doc "$doc" --sim "$work/sim.jsonl" \
         --command "tools/fidelity.sh --repredict" >"$work/doc.json" || exit 1
     mv "$work/doc.json" "$doc"
-    echo "fidelity: predicted counts of $doc made again ($(grep -o '"changed": [0-9]*' "$doc"))"
+    echo "fidelity: predicted counts and times of $doc made again ($(grep -o '"changed": [0-9]*' "$doc"))"
     exit 0
 fi
 build=${1:?usage: tools/fidelity.sh BUILD OUT}

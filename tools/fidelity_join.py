@@ -13,8 +13,8 @@
       the cases command prints them), the GPU's measured counts kept; the
       document, with "repredicted": {"date", "command", "changed",
       "times_kept"}, on stdout. Predicted times are made again with the
-      document's device constants where the simulator ran the launch; those
-      of the time pass (not run again) are kept
+      document's device constants; those of launches the simulator did not
+      run are kept (and counted)
   fidelity_join.py cases DOC.json          DOC's launches as cases (time-pass
                                            launches scaled by 16 as their
                                            unscaled case)
@@ -227,14 +227,31 @@ def join(args):
         "sass": sass,
         "rows": rows,
     }
+    write_doc(doc)
+    return 0 if rows else 1
+
+
+def write_doc(doc):
+    """A document on stdout: its keys first, one per line, then one row per
+    line (so that a new run's diff reads row by row)."""
     out = sys.stdout
     out.write("{\n")
-    for k in ("device", "date", "command", "constants", "problems", "sass"):
+    for k in [k for k in doc if k != "rows"]:
         out.write(f"  {json.dumps(k)}: {json.dumps(doc[k], sort_keys=True)},\n")
     out.write('  "rows": [\n')
-    out.write(",\n".join("    " + json.dumps(r) for r in rows))
+    out.write(",\n".join("    " + json.dumps(r) for r in doc["rows"]))
     out.write("\n  ]\n}\n")
-    return 0 if rows else 1
+
+
+def doc_constants(path):
+    """A document's device constants as a device file (key = value)."""
+    with open(path) as f:
+        constants = json.load(f).get("constants")
+    if not constants:
+        return 1
+    for k, v in constants.items():
+        print(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}")
+    return 0
 
 
 def doc_cases(path, scale=16):
@@ -291,13 +308,13 @@ def repredict(args):
                   f"in the simulator, {r['kernel']} in the document", file=sys.stderr)
             return 1
         if r["metric"] == TIME:
-            # predicted with the document's own device constants; the
-            # launches of the time pass (not run again) keep theirs
-            if s is not None:
+            # predicted with the document's own device constants; a launch
+            # the simulator did not run keeps its time
+            if s is None:
+                kept_times += 1
+            else:
                 changed += s.get("predicted_ns") != r["predicted"]
                 r["predicted"] = s.get("predicted_ns")
-                kept_times -= 1
-            kept_times += 1
             continue
         if s is None:
             missing += 1
@@ -311,13 +328,7 @@ def repredict(args):
     doc["repredicted"] = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
                           "command": args.command, "changed": changed,
                           "times_kept": kept_times}
-    out = sys.stdout
-    out.write("{\n")
-    for k in [k for k in doc if k != "rows"]:
-        out.write(f"  {json.dumps(k)}: {json.dumps(doc[k], sort_keys=True)},\n")
-    out.write('  "rows": [\n')
-    out.write(",\n".join("    " + json.dumps(r) for r in doc["rows"]))
-    out.write("\n  ]\n}\n")
+    write_doc(doc)
     return 0
 
 
@@ -398,13 +409,7 @@ def main(argv):
     if len(argv) == 3 and argv[1] == "cases":
         return doc_cases(argv[2])
     if len(argv) == 3 and argv[1] == "constants":
-        with open(argv[2]) as f:
-            constants = json.load(f).get("constants")
-        if not constants:
-            return 1
-        for k, v in constants.items():
-            print(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}")
-        return 0
+        return doc_constants(argv[2])
     if len(argv) >= 2 and argv[1] == "repredict":
         import argparse
         ap = argparse.ArgumentParser(prog="fidelity_join.py repredict")
