@@ -433,4 +433,9 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except (OSError, ValueError, KeyError) as e:
+        # a missing or damaged input file: one line, exit 2
+        print(f"fidelity_join.py: {type(e).__name__}: {e}", file=sys.stderr)
+        sys.exit(2)
