@@ -63,8 +63,9 @@ SL_KN(tl_scan)(const T *in, T *out, const T *totals, size_t n, int exclusive, un
         T x[SL_TILE_MAXI];
         SL_KN(tile_load)(in, base, hi, items, stage, x);
         const SL_FN(sl_tile_pos) pos = SL_KN(tile_block_reduce)(x, items, wsum);
-        /* nvcc loads range_carry on every tile and selects: one more shared
-         * load per warp on each tile that does not use it than the
+        /* for 8-byte types nvcc loads range_carry on every tile and
+         * selects (for 4-byte types it keeps the condition): one more
+         * shared load per warp on each tile that does not use it than the
          * simulator counts (docs/model-fidelity.md) */
         if (base == lo && has_carry)
             carry = LD(range_carry, 0);
