@@ -25,12 +25,7 @@ SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, i
         }
     }
     SYNCTHREADS();
-    /* loaded by every thread (tile 0: a value never written, not used)
-     * and selected, as nvcc compiles the conditional load anyway: the
-     * simulator then counts the shared loads the GPU executes (the PTX is
-     * the same either way) */
-    const T prefix = LD(sh, 0);
-    return *have ? prefix : total;
+    return SL_KN(tile_take_prefix)(sh, *have, total);
 }
 
 #include "cuda/device/single_pass.cuh"

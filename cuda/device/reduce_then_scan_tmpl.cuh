@@ -52,12 +52,7 @@ SL_KN(rts_scan)(const T *in, T *out, const T *sums, size_t n, int exclusive, uns
             ST(carry, 0, LD(sums, tile - 1));
         SL_KN(tile_load)(in, tile * tile_elems, n, items, stage, x);
         const SL_FN(sl_tile_pos) pos = SL_KN(tile_block_reduce)(x, items, wsum);
-        /* loaded on every tile (tile 0: a value never written, not used)
-         * and selected, as nvcc compiles the conditional load anyway: the
-         * simulator then counts the shared loads the GPU executes (the
-         * PTX is the same either way) */
-        const T c = LD(carry, 0);
-        const T prefix = tile > 0 ? c : pos.total;
+        const T prefix = SL_KN(tile_take_prefix)(carry, tile > 0, pos.total);
         SL_KN(tile_thread_scan)(x, x, items, exclusive, prefix, tile > 0, pos);
         SL_KN(tile_store)(out, tile * tile_elems, n, items, stage, x);
         SYNCTHREADS();

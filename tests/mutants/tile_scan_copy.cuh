@@ -169,6 +169,18 @@ SL_DEVICE SL_FN(sl_tile_pos) SL_KN(tile_block_reduce)(const T *x, unsigned items
     return p;
 }
 
+/* The tile's prefix as a thread takes it after the barrier that follows
+ * its hand-off in sh[0]: sh[0] where there is one (have), else otherwise.
+ * Every thread loads sh[0] whether or not it uses it (where it is not
+ * used, a value never written), as nvcc compiles the conditional load
+ * anyway: the simulator then counts the shared loads the GPU executes
+ * (the PTX is the same either way). */
+SL_DEVICE T SL_KN(tile_take_prefix)(const T *sh, int have, T otherwise)
+{
+    const T p = LD(sh, 0);
+    return have ? p : otherwise;
+}
+
 /* The outputs of a thread's items, given the tile's prefix (have_prefix =
  * 0: nothing before the tile) and its position: y[k] = prefix op excl op
  * x[0] op ... op x[k] (inclusive) or the same up to x[k - 1] (exclusive,
