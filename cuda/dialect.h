@@ -314,6 +314,10 @@ static inline uint32_t *sl_dev_error_word(void)
  * holds at once: the occupancy of one SM times the SM count. A grid of
  * this size is resident all at once (persistent blocks). */
 #define SL_RESIDENT_BLOCKS(kname, block, shmem) sl_dev_resident_blocks((const void *)(kname), block, shmem)
+/* The same, where the simulator should run `sim_blocks` blocks unless the
+ * run sets its occupancy (the GPU's answer, or the deadlock explorer's
+ * blocks). */
+#define SL_RESIDENT_BLOCKS_OR(kname, block, shmem, sim_blocks) SL_RESIDENT_BLOCKS(kname, block, shmem)
 
 /* ======================================================================== */
 #else /* ------------------------------------------- C: the step-level model */
@@ -488,6 +492,8 @@ static inline uint32_t *sl_dev_error_word(void) { return NULL; }
 #define SL_SIM_RESIDENT_BLOCKS 4u
 #define SL_RESIDENT_BLOCKS(kname, block, shmem) \
     ((void)(kname), (void)(block), (void)(shmem), model_occupancy(SL_SIM_RESIDENT_BLOCKS))
+#define SL_RESIDENT_BLOCKS_OR(kname, block, shmem, sim_blocks) \
+    ((void)(kname), (void)(block), (void)(shmem), model_occupancy(sim_blocks))
 
 #endif /* backends */
 

@@ -233,8 +233,8 @@ def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, ch
                     if kept else "") + ").\n")
     if earlier:
         L.append(f"An earlier run of the same launches on the same GPU (`{os.path.relpath(earlier_path, ROOT)}`, "
-                 f"{earlier.get('date')}, `{earlier.get('command')}`; every kernel compiled to the same SASS "
-                 "opcode counts) shows which hardware counts repeat.\n")
+                 f"{earlier.get('date')}, `{earlier.get('command')}`) shows which hardware counts repeat, "
+                 "on the kernels that compiled to the same SASS opcode counts in both runs.\n")
     L.append("## Exact predictions per metric\n")
     L.append("| metric | launches | exact | share |")
     L.append("| --- | ---: | ---: | ---: |")

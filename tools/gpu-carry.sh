@@ -10,12 +10,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 grep -q 'define SCANLAB_HAVE_CUDA 1' "$build/config.h" || { echo "gpu-carry: $build is not a CUDA build" >&2; exit 2; }
-# Meson does not record which headers an nvcc object includes, so a
-# changed kernel header would not rebuild it: every CUDA object older than
-# the newest header it may include is removed first.
-newest=$(find "$root/cuda" "$root/include" "$root/model/rt.h" "$root/tests" \( -name '*.h' -o -name '*.cuh' \
-    -o -name '*.def' \) -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-)
-find "$build" -name '*.cu.o' ! -newer "$newest" -delete
+# (the build recompiles a CUDA object whose headers changed: meson.build)
 ninja -C "$build" >/dev/null
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT

@@ -42,7 +42,7 @@ SL_DEVICE T SL_KN(det_in_window)(sl_tile_status ts, size_t tile, T total, T *win
     /* lanes below o: the aggregates of the tile's predecessors in the
      * window; lane o: its own; above: nothing that lanes <= o can see */
     T v;
-    (void)SL_KN(tile_wait_warp)(ts, ts.word, lane < o ? (long long)(tile - o + lane) : -1, &v);
+    (void)SL_KN(tile_wait_warp)(ts, ts.word, lane < o ? (long long)(tile - o + lane) : -1, &v, 1);
     if (lane == o)
         v = total;
     v = SL_KN(tile_warp_iscan)(v);
@@ -60,7 +60,7 @@ SL_DEVICE T SL_KN(det_windows)(sl_tile_status ts, size_t j)
     T v;
     unsigned pmask = 0;
     for (uint32_t rounds = 0;; rounds++) {
-        const uint32_t s = SL_KN(tile_wait_warp)(ts, ts.win, w, &v);
+        const uint32_t s = SL_KN(tile_wait_warp)(ts, ts.win, w, &v, rounds == 0);
         pmask = BALLOT(s == SL_TILE_P);
         if (pmask)
             break;

@@ -36,6 +36,14 @@
 /* Staging index of element i of a warp's area (tile_geom.h). */
 #define SL_TILE_PAD(i) ((i) + (i) / SL_TILE_PAD_PERIOD(sizeof(T)))
 
+/* Whether a thread's items (blocked: elements lane * items + k) never
+ * straddle a pad: when items divides the pad period (lane * items and the
+ * next multiple of the period are both multiples of items). Their staging
+ * indices are then SL_TILE_PAD(lane * items) + k: said here because the
+ * compiler cannot see it, and would otherwise divide for every item. The
+ * same addresses either way. */
+#define SL_TILE_STRAIGHT(items) (SL_TILE_PAD_PERIOD(sizeof(T)) % (items) == 0)
+
 /* Loads the tile of B * items elements at base into x[] (blocked: thread
  * t of the block gets elements t * items + k). Past n: the identity. stage
  * is the calling warp's staging area. items >= 1 (item 0 is always
@@ -62,10 +70,18 @@ SL_DEVICE void SL_KN(tile_load)(const T *in, size_t base, size_t n, unsigned ite
         if (k == 0 || k < items)
             ST(stage, SL_TILE_PAD(k * SL_WARP_SIZE + lane), x[k]);
     SYNCWARP();
-    SL_UNROLL
-    for (unsigned k = 0; k < SL_TILE_MAXI; k++)
-        if (k == 0 || k < items)
-            x[k] = LD(stage, SL_TILE_PAD(lane * items + k));
+    const unsigned first = lane * items, first_pad = SL_TILE_PAD(first);
+    if (SL_TILE_STRAIGHT(items)) {
+        SL_UNROLL
+        for (unsigned k = 0; k < SL_TILE_MAXI; k++)
+            if (k == 0 || k < items)
+                x[k] = LD(stage, first_pad + k);
+    } else {
+        SL_UNROLL
+        for (unsigned k = 0; k < SL_TILE_MAXI; k++)
+            if (k == 0 || k < items)
+                x[k] = LD(stage, SL_TILE_PAD(first + k));
+    }
     SYNCWARP();
 }
 
@@ -75,10 +91,18 @@ SL_DEVICE void SL_KN(tile_store)(T *out, size_t base, size_t n, unsigned items, 
 {
     const unsigned lane = LANE_ID();
     const size_t wbase = base + (size_t)WARP_ID() * SL_WARP_SIZE * items;
-    SL_UNROLL
-    for (unsigned k = 0; k < SL_TILE_MAXI; k++)
-        if (k < items)
-            ST(stage, SL_TILE_PAD(lane * items + k), y[k]);
+    const unsigned first = lane * items, first_pad = SL_TILE_PAD(first);
+    if (SL_TILE_STRAIGHT(items)) {
+        SL_UNROLL
+        for (unsigned k = 0; k < SL_TILE_MAXI; k++)
+            if (k < items)
+                ST(stage, first_pad + k, y[k]);
+    } else {
+        SL_UNROLL
+        for (unsigned k = 0; k < SL_TILE_MAXI; k++)
+            if (k < items)
+                ST(stage, SL_TILE_PAD(first + k), y[k]);
+    }
     SYNCWARP();
     if (wbase + (size_t)SL_WARP_SIZE * items <= n) {
         SL_UNROLL

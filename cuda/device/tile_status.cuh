@@ -46,11 +46,22 @@ enum { SL_TILE_X = 0, SL_TILE_A = 1, SL_TILE_P = 2 };
  * kernel finish (with the back-off below, about a second on the GPU). In
  * the simulator the explorer reports a deadlock long before. */
 #define SL_TILE_SPIN_LIMIT (1u << 20)
-/* Back-off between polls of a warp-wide wait: from MIN, doubling, to MAX
- * nanoseconds (__nanosleep). The chained scans poll one word without
- * sleeping: their time is the chain of hand-offs. */
+/* Timing of a warp-wide wait (__nanosleep). While the grid covers its
+ * tiles, a look-back polls at once and backs off from MIN, doubling, to
+ * MAX nanoseconds between polls: predecessors publish within a few
+ * microseconds and the latency is the scan's time. A persistent grid (more
+ * tiles than the GPU holds blocks) keeps the memory system streaming, and
+ * there a look-back first sleeps FULL_FIRST, then polls every FULL_RETRY:
+ * a poll right after the tile's own publication mostly finds nothing yet
+ * and costs the other warps' loads an L2 round trip. Measured on the H100
+ * (docs/performance.md): at 2^28, 1.01 of CUB's speed with the first
+ * sleep against 0.86 without for i32, 1.02 against 0.93 for f64. The
+ * chained scans poll one word without sleeping: their time is the chain
+ * of hand-offs. */
 #define SL_TILE_BACKOFF_MIN_NS 32u
 #define SL_TILE_BACKOFF_MAX_NS 512u
+#define SL_TILE_FULL_FIRST_NS 2000u
+#define SL_TILE_FULL_RETRY_NS 600u
 /* Window of the warp-wide look-back: one predecessor per lane. */
 #define SL_TILE_WINDOW SL_WARP_SIZE
 
@@ -62,6 +73,8 @@ typedef struct {
     uint32_t *error;  /* set to 1 by a wait that gave up */
     uint32_t epoch;   /* this run's epoch (>= 1) */
     uint32_t tiles;   /* tiles of the scan */
+    uint32_t first_ns; /* sleep before a look-back's first poll */
+    uint32_t min_ns, max_ns; /* back-off between its polls */
 } sl_tile_status;
 
 /* Bytes of one status word for elements of elem_size bytes. */
@@ -93,6 +106,8 @@ static inline sl_status sl_tile_status_alloc(sl_tile_status *ts, size_t tiles, s
     if (tiles > 0xffffffffu - SL_MAX_BLOCK_THREADS * 1024u)
         return SL_ERR_ARG; /* tickets are 32-bit */
     ts->tiles = (uint32_t)tiles;
+    ts->min_ns = SL_TILE_BACKOFF_MIN_NS;
+    ts->max_ns = SL_TILE_BACKOFF_MAX_NS;
     ts->epoch = sl_dev_epoch();
     SL_TRY(sl_dev_alloc(&ts->word, tiles * wb));
     if (windows)
@@ -117,6 +132,15 @@ done:
 /* After the kernels: SL_ERR_TIMEOUT if a wait gave up, else SL_OK. Inside
  * a device arena the caller reads the arena's error word instead (no
  * wait here). */
+/* The waits' timing for a grid of `grid` blocks (above). */
+static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid)
+{
+    const int full = grid < ts->tiles;
+    ts->first_ns = full ? SL_TILE_FULL_FIRST_NS : 0;
+    ts->min_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MIN_NS;
+    ts->max_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MAX_NS;
+}
+
 static inline sl_status sl_tile_status_check(const sl_tile_status *ts)
 {
     uint32_t err = 0;
@@ -215,14 +239,17 @@ SL_DEVICE uint32_t SL_KN(tile_peek)(sl_tile_status ts, const void *words, size_t
  * reads as P with the identity, the tiles before the first) until no lane
  * of the warp sees X, backing off between rounds. Returns the lane's
  * status and value. All 32 lanes of the warp call it together. Bounded:
- * on giving up every lane gets P and the identity. */
-SL_DEVICE uint32_t SL_KN(tile_wait_warp)(sl_tile_status ts, const void *words, long long idx, T *v)
+ * on giving up every lane gets P and the identity. first: the look-back's
+ * first wait, which sleeps ts.first_ns before it polls. */
+SL_DEVICE uint32_t SL_KN(tile_wait_warp)(sl_tile_status ts, const void *words, long long idx, T *v, int first)
 {
     uint32_t s = SL_TILE_P;
     *v = IDENTITY();
+    if (first && ts.first_ns)
+        NANOSLEEP(ts.first_ns);
     if (idx >= 0)
         s = SL_KN(tile_peek)(ts, words, (size_t)idx, v);
-    unsigned ns = SL_TILE_BACKOFF_MIN_NS;
+    unsigned ns = ts.min_ns;
     for (uint32_t polls = 0; ANY(s == SL_TILE_X); polls++) {
         if (polls == SL_TILE_SPIN_LIMIT) {
             if (LANE_ID() == 0)
@@ -231,7 +258,7 @@ SL_DEVICE uint32_t SL_KN(tile_wait_warp)(sl_tile_status ts, const void *words, l
             return SL_TILE_P;
         }
         NANOSLEEP(ns);
-        ns = ns < SL_TILE_BACKOFF_MAX_NS ? 2 * ns : ns;
+        ns = ns < ts.max_ns ? 2 * ns : ns;
         if (s == SL_TILE_X)
             s = SL_KN(tile_peek)(ts, words, (size_t)idx, v);
     }

@@ -174,6 +174,32 @@ static void test_ticketed_free_under_obe(void **state)
         }
 }
 
+/* Persistent blocks: 5 tiles of 32 elements on 3 blocks, 2 slots. Blocks
+ * draw further tickets after their tiles, and a late block's first draw
+ * may already be past the last tile; no schedule of obe or fair hangs the
+ * ticketed scans, and none reads or writes past the 5 status words (an
+ * access there is a finding, reported instead of a verdict). */
+static void test_persistent_blocks_free(void **state)
+{
+    (void)state;
+    const char *algos[] = {"chained-ticket", "lookback", "lookback-det"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *args[] = {"deadlock", "--algo", algos[i], "--blocks", "3", "--resident", "2", "--n", "160",
+                              "--model", "obe,fair", NULL};
+        char *out, line[512];
+        assert_int_equal(run(false, args, &out, NULL), 0);
+        if (!strstr(out, "5 tiles of 32 threads x 1 item), 3 blocks"))
+            fail_msg("%s: not 5 tiles on 3 blocks: %s", algos[i], out);
+        model_line(out, "obe", line, sizeof line);
+        if (!starts(line, "obe   deadlock-free (exhaustive: "))
+            fail_msg("%s: %s", algos[i], line);
+        model_line(out, "fair", line, sizeof line);
+        if (!starts(line, "fair  deadlock-free (exhaustive: "))
+            fail_msg("%s: %s", algos[i], line);
+        free(out);
+    }
+}
+
 /* hsa runs only the lowest-numbered unfinished block for sure: when block
  * 0 draws a later ticket than another block, it waits on that block, which
  * hsa need not run. Under fair every block runs, so no schedule hangs. */
@@ -401,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_chained_static_minimal_trace),
         cmocka_unit_test(test_chained_static_obe_whenever_g_above_r),
         cmocka_unit_test(test_ticketed_free_under_obe),
+        cmocka_unit_test(test_persistent_blocks_free),
         cmocka_unit_test(test_chained_ticket_starves_under_hsa),
         cmocka_unit_test(test_no_waiting_answered_as_such),
         cmocka_unit_test(test_mutant_caught_under_obe),

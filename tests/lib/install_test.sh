@@ -9,6 +9,8 @@
 # CC names the C compiler; SCANLAB_OUTSIDE_FLAGS adds the flags the library
 # was built with that its users need too (sanitizers, coverage).
 set -eu
+# One stream, so that a failure's message follows the step that printed it.
+exec 2>&1
 build=$1
 src=$2
 cc=${CC:-cc}
@@ -50,15 +52,25 @@ private=$(pc --static --libs | sed 's/-lscanlab//')
 echo "cflags: $cflags"
 echo "libs: $libs"
 echo "static: $libdir/libscanlab.a $private"
+step() { echo "step: $*"; }
+step "compile against the shared library"
 # shellcheck disable=SC2086
 $cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$src" -o "$tmp/outside-shared" $libs -lm
+step "compile against the static library"
 # shellcheck disable=SC2086
 $cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$src" -o "$tmp/outside-static" "$libdir/libscanlab.a" $private -lm
 
-LD_LIBRARY_PATH=$libdir "$tmp/outside-shared"
-if ! LD_LIBRARY_PATH=$libdir ldd "$tmp/outside-shared" | grep -q "$libdir/libscanlab.so"; then
-    echo "the shared build does not load the installed libscanlab.so"
+# The installed library's folder goes first; what the environment already
+# names (a CUDA library folder, say) stays behind it.
+LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
+step "run the shared build"
+"$tmp/outside-shared"
+if ! ldd "$tmp/outside-shared" | grep -q "$libdir/libscanlab.so"; then
+    echo "the shared build does not load the installed libscanlab.so:"
+    ldd "$tmp/outside-shared"
     exit 1
 fi
+step "run the static build"
 "$tmp/outside-static"
 echo "ok: shared and static builds against the installed library"

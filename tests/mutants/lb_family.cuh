@@ -55,7 +55,7 @@ SL_DEVICE T SL_KN(lb_look_back)(sl_tile_status ts, size_t tile)
     T exclusive = IDENTITY();
     for (int first = 1;; first = 0, pred -= SL_TILE_WINDOW) {
         T v;
-        const uint32_t s = SL_KN(tile_wait_warp)(ts, ts.word, pred, &v);
+        const uint32_t s = SL_KN(tile_wait_warp)(ts, ts.word, pred, &v, first);
         const unsigned pmask = BALLOT(s == SL_TILE_P);
         const unsigned last = pmask ? (unsigned)FFS(pmask) - 1 : SL_WARP_SIZE - 1;
         const T window = SL_KN(lb_window_reduce)(v, last);

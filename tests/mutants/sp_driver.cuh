@@ -1,4 +1,4 @@
-/* A copy of cuda/device/single_pass.cuh with the mutation point of the
+/* A copy of cuda/device/single_pass.cuh with the mutation points of the
  * mutant ct-block-id; with MUT_SP_BLOCK_ID undefined it is the catalogue's
  * driver. The catalogue's description follows.
  *
@@ -7,16 +7,23 @@
  * scans tiles in registers (tile_scan.cuh) and gets every tile's prefix
  * from the tiles before it through the protocol of tile_status.cuh.
  *
- * One block per tile. Which tile a block scans:
- *   by ticket: thread 0 draws the tile from an atomic counter as the block
- *     starts, so tiles go to blocks in the order they run: a block waits
- *     only for tiles drawn by blocks that are running, which wait only for
- *     lower tiles, and no dispatch order can deadlock it. The atomic's
- *     latency is hidden by the other blocks resident on the SM, each in
- *     another phase of its tile. (Persistent blocks drawing their next
- *     ticket ahead were measured slower on the H100: a tile then waits for
- *     a predecessor held by a block still busy with its previous tile, so
- *     the tiles complete one block-period apart; docs/performance.md.)
+ * Which tile a block scans:
+ *   by ticket: tiles go to blocks in the order they ask, from an atomic
+ *     counter: a block waits only for tiles drawn by blocks that are
+ *     running, which wait only for lower tiles, and no dispatch order can
+ *     deadlock it. The blocks are persistent on the GPU (as many as it
+ *     holds at once, each scanning tiles until the counter passes the
+ *     last): thread 0 draws the block's next tile as soon as the current
+ *     one has its prefix, so the atomic's round trip overlaps the tile's
+ *     scan and stores, and the tile drawn is started right after them. (A
+ *     ticket drawn earlier, as the current tile starts, was measured
+ *     slower on the H100: a tile then waited for a predecessor held by a
+ *     block still busy with its previous tile; docs/performance.md.) A
+ *     grid of a block per tile (up to as many tiles as the GPU holds
+ *     blocks) draws one ticket a block. The simulator runs a block per
+ *     tile unless the run sets its occupancy (the deadlock explorer's
+ *     blocks): more blocks than resident slots is the harder case for the
+ *     protocol.
  *   by block: tile = blockIdx.x, one block per tile (chained-static).
  *
  * The including template includes tile_scan.cuh and tile_status.cuh (once
@@ -81,22 +88,50 @@ SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsi
         SYNCTHREADS();
         tile = LD(ticket, 0);
     }
-    T x[SL_TILE_MAXI];
-    const size_t base = tile * tile_elems;
-    SL_KN(tile_load)(in, base, n, items, stage, x);
-    const SL_FN(sl_tile_pos) pos = SL_KN(tile_block_reduce)(x, items, wsum);
-    int have = 0;
-    const T prefix = SL_KN(tile_prefix)(ts, tile, pos.total, sh, &have);
-    SL_KN(tile_thread_scan)(x, x, items, exclusive, prefix, have, pos);
-    SL_KN(tile_store)(out, base, n, items, stage, x);
+    /* a ticketed grid of fewer blocks than tiles (persistent blocks):
+     * each block scans tiles until the counter passes the last (which
+     * may happen before a late block's first draw). Every warp reads the
+     * ticket before the next tile's first barrier, and thread 0 writes the
+     * one after only behind that barrier. */
+    const int more = !by_block && gridDim.x < ts.tiles;
+    while (by_block || tile < ts.tiles) {
+        T x[SL_TILE_MAXI];
+        const size_t base = tile * tile_elems;
+        SL_KN(tile_load)(in, base, n, items, stage, x);
+        const SL_FN(sl_tile_pos) pos = SL_KN(tile_block_reduce)(x, items, wsum);
+        int have = 0;
+        const T prefix = SL_KN(tile_prefix)(ts, tile, pos.total, sh, &have);
+        /* the next tile, drawn now that this one waits for nothing more */
+        uint32_t next = 0;
+        if (more && first)
+#if defined(MUT_SP_BLOCK_ID)
+            next = ts.tiles; /* mutated: one tile a block, the block's id */
+#else
+            next = sl_tile_ticket(ts);
+#endif
+        SL_KN(tile_thread_scan)(x, x, items, exclusive, prefix, have, pos);
+        SL_KN(tile_store)(out, base, n, items, stage, x);
+        if (!more)
+            break;
+        if (first)
+            ST(ticket, 0, next);
+        SYNCTHREADS();
+        tile = LD(ticket, 0);
+    }
 }
 
 /* At most 64 registers a thread (two blocks of 512 threads, eight of 128
  * on an SM); the default item count compiled as a constant, so that its
  * loops are unrolled without guards and its index arithmetic multiplies
  * and divides by constants (other counts take the general path). Measured
- * on the H100: 1.17 ms -> 1.04 ms at 2^28 i32 (docs/performance.md). */
-SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, 2)
+ * on the H100: 1.17 ms -> 1.04 ms at 2^28 i32 (docs/performance.md). The
+ * 4-byte affine maps (two 16-bit halves a multiply apart) spill at 64
+ * registers: they get as many as one block of 512 allows. */
+#define SL_SP_MIN_BLOCKS_add 2
+#define SL_SP_MIN_BLOCKS_max 2
+#define SL_SP_MIN_BLOCKS_min 2
+#define SL_SP_MIN_BLOCKS_affine (sizeof(T) == 4 ? 1 : 2)
+SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, SL_CAT2(SL_SP_MIN_BLOCKS_, OPN))
 SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts, int by_block,
                int adversary)
 {
@@ -118,10 +153,13 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
     sl_status st = SL_OK;
     unsigned grid;
     memset(&ts, 0, sizeof ts);
-    if (tiles > SL_DEV_MAX_GRID_X)
+    if (c->by_block && tiles > SL_DEV_MAX_GRID_X)
         return SL_ERR_ARG;
     SL_TRY(sl_tile_status_alloc(&ts, tiles, sizeof(T), c->windows));
-    grid = (unsigned)tiles;
+    grid = c->by_block ? (unsigned)tiles
+                       : sl_dev_grid(tiles, SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan), c->g.block, c->g.shmem,
+                                                                  (unsigned)tiles));
+    sl_tile_status_timing(&ts, grid);
     SL_TRY(SL_LAUNCH(sp_scan)(sl_launch_1d(grid, c->g.block, c->g.shmem), (const T *)d_in, (T *)d_out, a->n,
                               a->exclusive ? 1 : 0, c->g.items, ts, c->by_block, a->adversary));
     SL_TRY(sl_tile_status_check(&ts));

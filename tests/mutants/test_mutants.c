@@ -208,7 +208,7 @@ static const mutant mutants[] = {
      .signal = SIG_RACE, .args = "--both " SIZES " --block 32 --param 2",
      .file = "tests/mutants/tile_scan_copy.cuh",
      .site = {{NULL, "ST(stage, SL_TILE_PAD(k * SL_WARP_SIZE + lane), x[k]);", 0},
-              {NULL, "x[k] = LD(stage, SL_TILE_PAD(lane * items + k));", 0}},
+              {NULL, "x[k] = LD(stage, first_pad + k);", 0}},
      .blind = TILE_ARGS,
      .why = "with 2 items per thread lane l reads words lanes 2l and 2l + 1 stored: an intra-warp "
             "race in the first tile; blind with 1 item (each lane reads back its own word)"},
