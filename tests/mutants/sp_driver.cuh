@@ -125,7 +125,7 @@ SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsi
  * loops are unrolled without guards and its index arithmetic multiplies
  * and divides by constants (other counts take the general path). Measured
  * on the H100: 1.17 ms -> 1.04 ms at 2^28 i32 (docs/performance.md). The
- * 4-byte affine maps (two 16-bit halves a multiply apart) spill at 64
+ * 4-byte affine maps (multiplies and shifts per combination) spill at 64
  * registers: they get as many as one block of 512 allows. */
 #define SL_SP_MIN_BLOCKS_add 2
 #define SL_SP_MIN_BLOCKS_max 2

@@ -112,8 +112,6 @@ static inline sl_status sl_tile_status_alloc(sl_tile_status *ts, size_t tiles, s
     if (tiles > 0xffffffffu - SL_MAX_BLOCK_THREADS * 1024u)
         return SL_ERR_ARG; /* tickets are 32-bit */
     ts->tiles = (uint32_t)tiles;
-    ts->min_ns = SL_TILE_BACKOFF_MIN_NS;
-    ts->max_ns = SL_TILE_BACKOFF_MAX_NS;
     ts->epoch = sl_dev_epoch();
     SL_TRY(sl_dev_alloc(&ts->word, tiles * wb));
     if (windows)
@@ -135,10 +133,8 @@ done:
     return st;
 }
 
-/* After the kernels: SL_ERR_TIMEOUT if a wait gave up, else SL_OK. Inside
- * a device arena the caller reads the arena's error word instead (no
- * wait here). */
-/* The waits' timing for a grid of `grid` blocks (above). */
+/* The waits' timing for a grid of `grid` blocks (above); the
+ * driver sets it before the launch. */
 static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid)
 {
     const int full = grid < ts->tiles;
@@ -147,6 +143,9 @@ static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid)
     ts->max_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MAX_NS;
 }
 
+/* After the kernels: SL_ERR_TIMEOUT if a wait gave up, else SL_OK. Inside
+ * a device arena the caller reads the arena's error word instead (no
+ * wait here). */
 static inline sl_status sl_tile_status_check(const sl_tile_status *ts)
 {
     uint32_t err = 0;
