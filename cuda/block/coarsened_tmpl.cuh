@@ -23,13 +23,17 @@ SL_GLOBAL SL_KN(co_scan)(const T *in, T *out, T *sums, size_t n, int shift, size
     for (unsigned j = 0; j < coarse; j++)
         ST(xy, j * b + t, SL_KN(hier_load)(in, base + j * b + t, n, shift));
     SYNCTHREADS();
-    /* phase 1: sequential scan of the thread's own section. nvcc keeps each
-     * value stored here in a register for the next iteration's load (in
-     * unrolled chunks), so the GPU issues fewer loads than the simulator
-     * counts (docs/model-fidelity.md) */
+    /* phase 1: sequential scan of the thread's own section, the running
+     * value kept in a register: each element is loaded once. (Written as
+     * xy[j] = xy[j - 1] op xy[j], nvcc kept the stored value in a register
+     * only within its unrolled chunks of the loop, and the GPU issued a
+     * number of loads that depended on the unrolling.) */
     const unsigned s0 = t * coarse, last = s0 + coarse - 1;
-    for (unsigned j = 1; j < coarse; j++)
-        ST(xy, s0 + j, OP(LD(xy, s0 + j - 1), LD(xy, s0 + j)));
+    T run = LD(xy, s0);
+    for (unsigned j = 1; j < coarse; j++) {
+        run = OP(run, LD(xy, s0 + j));
+        ST(xy, s0 + j, run);
+    }
     /* phase 2: Kogge-Stone over the section totals */
     for (unsigned stride = 1; stride < b; stride *= 2) {
         SYNCTHREADS();

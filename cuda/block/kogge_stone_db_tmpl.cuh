@@ -21,14 +21,18 @@ SL_GLOBAL SL_KN(ksdb_scan)(const T *in, T *out, T *sums, size_t n, int shift, si
         SYNCTHREADS();
         pout = 1 - pout;
         pin = 1 - pout;
-        /* nvcc merges the two branches' common load and their stores into
-         * one instruction each, which diverged lanes issue together: the GPU
-         * counts fewer shared accesses than the simulator
-         * (docs/model-fidelity.md) */
+        /* the element's own load and the store are common to both
+         * paths (one instruction each, which diverged lanes issue
+         * together), and only the earlier operand's load is conditional.
+         * nvcc compiled the two-branch form this way for 4-byte types
+         * (the H100 counted the same shared instructions before and after
+         * this rewrite); for 8-byte types it had kept the element's load
+         * in each branch. Written so, the simulator counts what the GPU issues
+         * (docs/model-fidelity.md). */
+        T v = LD(buf, pin * b + t);
         if (t >= stride)
-            ST(buf, pout * b + t, OP(LD(buf, pin * b + t - stride), LD(buf, pin * b + t)));
-        else
-            ST(buf, pout * b + t, LD(buf, pin * b + t));
+            v = OP(LD(buf, pin * b + t - stride), v);
+        ST(buf, pout * b + t, v);
     }
     if (i < n)
         ST(out, i, LD(buf, pout * b + t));

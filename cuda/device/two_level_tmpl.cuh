@@ -63,12 +63,17 @@ SL_KN(tl_scan)(const T *in, T *out, const T *totals, size_t n, int exclusive, un
         T x[SL_TILE_MAXI];
         SL_KN(tile_load)(in, base, hi, items, stage, x);
         const SL_FN(sl_tile_pos) pos = SL_KN(tile_block_reduce)(x, items, wsum);
-        /* for 8-byte types nvcc loads range_carry on every tile and
-         * selects (for 4-byte types it keeps the condition): one more
-         * shared load per warp on each tile that does not use it than the
-         * simulator counts (docs/model-fidelity.md) */
-        if (base == lo && has_carry)
-            carry = LD(range_carry, 0);
+        /* written the way nvcc compiles it: for 8-byte types it loads
+         * range_carry on every tile and selects (a value never used where
+         * no carry was stored), for 4-byte types it keeps the condition;
+         * so the simulator counts the shared loads the GPU issues
+         * (docs/model-fidelity.md) */
+        const int take = base == lo && has_carry;
+        if (sizeof(T) == 8 || take) {
+            const T rc = LD(range_carry, 0);
+            if (take)
+                carry = rc;
+        }
         SL_KN(tile_thread_scan)(x, x, items, exclusive, carry, has_carry, pos);
         SL_KN(tile_store)(out, base, hi, items, stage, x);
         carry = has_carry ? OP(carry, pos.total) : pos.total;

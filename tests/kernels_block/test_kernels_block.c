@@ -89,6 +89,15 @@ static void test_kogge_stone_counts(void **state)
         assert_int_equal(st.work, n * k - (n - 1));
         assert_int_equal(st.steps, k);
         assert_int_equal(st.barriers, k);
+        /* warp-level shared accesses, as the H100 counts them: W = n/32
+         * warps; per step every warp loads its own element and stores, and
+         * the warps with a lane t >= stride load the earlier operand (all W
+         * for strides below 32, W - stride/32 above), so the loads are
+         * W + 2 W k - (W - 1) + ... = 2 W k + 1 with the final load of the
+         * output, the stores W (k + 1) with the first */
+        const size_t w = n / 32;
+        assert_int_equal(st.launch[0].c.shared_ld, 2 * w * k + 1);
+        assert_int_equal(st.launch[0].c.shared_st, w * (k + 1));
         model_stats_free(&st);
         /* exclusive by the shifted load: the same tree */
         run_i32(kogge_stone_sim, n, (int)n, 0, true, &st);
@@ -258,6 +267,17 @@ static void test_coarsened(void **state)
         assert_int_equal(st.launches, 1);
         assert_int_equal(st.work, b * (c - 1) + b * log2z(b) - (b - 1) + (b - 1) * (c - 1));
         assert_int_equal(st.steps, 2 * (c - 1) + log2z(b));
+        /* warp-level shared loads (W = b/32 warps, k = log2 b): C in phase
+         * 1 (the running value stays in a register), 2 per Kogge-Stone
+         * step in the warps with a lane t >= stride (W k - W + 1 warp-steps
+         * in all), C in phase 3 (the carry and C - 1 elements) and C for the
+         * output; stores: C loaded in, C - 1 in phases 1 and 3 each, one
+         * per warp-step of phase 2 */
+        if (b >= 32) {
+            const size_t w = b / 32, k = log2z(b), wsteps = w * k - w + 1;
+            assert_int_equal(st.launch[0].c.shared_ld, 3 * w * c + 2 * wsteps);
+            assert_int_equal(st.launch[0].c.shared_st, w * (3 * c - 2) + wsteps);
+        }
         model_stats_free(&st);
     }
 }

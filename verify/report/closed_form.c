@@ -226,12 +226,13 @@ static uint64_t co_work(size_t n)
 static uint64_t co_steps(size_t n) { return 2 * (COARSE - 1) + lg(n / COARSE); }
 static uint64_t co_barriers(size_t n) { return 2 * (uint64_t)lg(n / COARSE) + 3; }
 /* Every shared access of the three phases is at stride C words: phase 1
- * 3 (C - 1) by all threads, phase 2 3 a level by threads [stride, B),
- * phase 3 1 + 2 (C - 1) by threads [1, B). */
+ * 1 + 2 (C - 1) by all threads (the running value stays in a register),
+ * phase 2 3 a level by threads [stride, B), phase 3 1 + 2 (C - 1) by
+ * threads [1, B). */
 static uint64_t co_conflicts(size_t n)
 {
     const unsigned b = (unsigned)(n / COARSE);
-    uint64_t c = 3 * (COARSE - 1) * closed_form_strided(0, b, COARSE);
+    uint64_t c = (1 + 2 * (COARSE - 1)) * closed_form_strided(0, b, COARSE);
     for (unsigned st = 1; st < b; st *= 2)
         c += 3 * closed_form_strided(st, b, COARSE);
     return c + (1 + 2 * (COARSE - 1)) * closed_form_strided(1, b, COARSE);
