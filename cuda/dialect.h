@@ -488,10 +488,12 @@ static inline uint32_t *sl_dev_error_word(void) { return NULL; }
 /* The simulator's stand-in for the GPU's resident blocks: a few, so that
  * grid-stride kernels loop over several tiles per block and stay small
  * enough to simulate, unless the run sets model_config.occupancy (what an
- * occupancy query answers) or is a huge run (a block per tile). */
+ * occupancy query answers), sets model_config.occupancy_device (what that
+ * device holds of the kernel's blocks, for grid-stride kernels) or is a
+ * huge run (a block per tile). */
 #define SL_SIM_RESIDENT_BLOCKS 4u
 #define SL_RESIDENT_BLOCKS(kname, block, shmem) \
-    ((void)(kname), (void)(block), (void)(shmem), model_occupancy(SL_SIM_RESIDENT_BLOCKS))
+    ((void)(kname), model_occupancy_of((unsigned)(block), (size_t)(shmem), SL_SIM_RESIDENT_BLOCKS))
 #define SL_RESIDENT_BLOCKS_OR(kname, block, shmem, sim_blocks) \
     ((void)(kname), (void)(block), (void)(shmem), model_occupancy(sim_blocks))
 

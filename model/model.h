@@ -56,6 +56,11 @@ typedef struct {
     unsigned pct_depth; /* > 0: blocks chosen by PCT priorities with pct_depth - 1 change points */
     bool keep_order;    /* explored schedules keep the dispatch order of `order` */
     unsigned occupancy; /* blocks an occupancy query answers (persistent grids); 0 = the kernel's default */
+    /* With occupancy 0: a grid-stride kernel's occupancy query
+     * (SL_RESIDENT_BLOCKS) answers what this device holds at once of its
+     * blocks, by threads and shared memory per block (registers are not
+     * modelled), instead of the simulator's few; NULL: not asked. */
+    const struct model_device *occupancy_device;
     /* Huge grids (docs/memory-model.md): with huge_n (the elements of the
      * run) > 0, a launch of more than MODEL_HUGE_MIN_BLOCKS blocks runs only
      * the blocks around elements 0, huge_n - 1 and huge_at[], at their
@@ -119,6 +124,10 @@ typedef struct {
     unsigned blocks, threads_per_block;
     uint64_t work, steps, barriers;
     bool reads_block_idx; /* some thread read blockIdx */
+    /* the run asked an occupancy query before this launch: its grid is at
+     * most what the GPU holds at once, whatever n (tools/fidelity_run
+     * scales such a grid only up to that) */
+    bool occupancy_grid;
     size_t dyn_shared;        /* dynamic shared bytes per block */
     model_launch_counts c;    /* this launch's counts */
 } model_launch_stats;
@@ -133,6 +142,7 @@ typedef struct {
     uint64_t divergent_issues, divergent_branches, warp_issues;
     uint64_t races, barrier_divergence, deadlocks, oob, misaligned, warp_errors, narrow_index;
     uint64_t skipped_blocks; /* huge grids: blocks not run */
+    bool occupancy_asked;    /* the run has asked an occupancy query (model_occupancy) */
     unsigned huge_unchecked; /* huge grids: MODEL_HUGE_* reasons the outputs are not the kernel's */
     char huge_wait[160];     /* huge grids: where a block waited for a skipped one */
     uint64_t global_polls; /* strong loads of global memory: a kernel that waits between blocks has some */

@@ -137,6 +137,10 @@ uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t 
 /* Host side: what an occupancy query answers in the run in progress
  * (model_config.occupancy, else fallback). */
 unsigned model_occupancy(unsigned fallback);
+/* The same for a grid-stride kernel of `block` threads and dyn_shared
+ * bytes of dynamic shared memory: with model_config.occupancy_device set
+ * (and no occupancy), what that device holds at once of such blocks. */
+unsigned model_occupancy_of(unsigned block, size_t dyn_shared, unsigned fallback);
 
 /* Host side: device memory is host memory registered with the model, which
  * needs it for bounds checks and race shadows. */

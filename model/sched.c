@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "model/timemodel.h"
 
 /* Rounds without a write, barrier, exit or dispatch after which a kernel
  * that keeps polling new addresses is declared stuck. */
@@ -721,12 +722,24 @@ uint64_t model_rand(void) { return splitmix64(&model_L.rng); }
 
 unsigned model_occupancy(unsigned fallback)
 {
-    const model_stats *s = model_current();
+    model_stats *s = model_current();
+    s->occupancy_asked = true;
     if (s->cfg.occupancy)
         return s->cfg.occupancy;
     /* a huge run: a grid-stride kernel gets a block per tile, so that the
      * blocks around the chosen elements can run alone */
     return s->cfg.huge_n ? MODEL_HUGE_OCCUPANCY : fallback;
+}
+
+unsigned model_occupancy_of(unsigned block, size_t dyn_shared, unsigned fallback)
+{
+    const model_stats *s = model_current();
+    const model_device *d = s->cfg.occupancy_device;
+    if (d && !s->cfg.occupancy && !s->cfg.huge_n) {
+        (void)model_occupancy(fallback); /* marks the run as asking */
+        return d->sms * model_time_blocks_per_sm(d, block, dyn_shared);
+    }
+    return model_occupancy(fallback);
 }
 
 uint64_t model_rand_below(uint64_t n) { return model_rand() % n; }
@@ -1109,6 +1122,7 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
         ls->steps = steps;
         ls->barriers = s->barriers - bar0;
         ls->reads_block_idx = model_L.id_read;
+        ls->occupancy_grid = s->occupancy_asked;
         ls->dyn_shared = cfg->shmem;
         ls->c = s->launch_acc;
     }

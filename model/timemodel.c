@@ -19,8 +19,9 @@
  * Memory and shared time add: a block's global loads and stores and its
  * shared-memory work are separated by barriers. Both that and the in-flight
  * bound were chosen against the recorded H100 run (docs/model-fidelity.md,
- * tools/fidelity.sh --repredict): 103 of its 147 launches within 25%, where
- * the larger of the three terms alone had 58.
+ * tools/fidelity.sh --repredict), when 103 of its 147 launches came within
+ * 25% against 58 for the larger of the three terms alone (the page gives
+ * the share now).
  * Steps that include a cross-block chain are per block divided along it. */
 #include <stdlib.h>
 #include <string.h>

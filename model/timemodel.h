@@ -9,7 +9,7 @@
 #include "model/model.h"
 
 /* Constants of one GPU, each measured by a microbenchmark. */
-typedef struct {
+typedef struct model_device {
     const char *name;            /* short name: "h100" */
     const char *gpu;             /* the device's own name */
     const char *measured;        /* when and by which command the constants were measured */

@@ -24,6 +24,16 @@
 # (fidelity.log names them); the times run first, then the counters one
 # algorithm at a time while the budget lasts.
 #
+# Without a GPU, after a change to the simulator that changes which
+# launches it makes (grids, launch counts):
+#
+#   tools/fidelity.sh --rejoin BUILD ARCHIVE [DOC]
+#
+# runs every case of a GPU run's work archive (fidelity-work.tar.gz) in the
+# simulator again and joins it with that run's Nsight Compute logs into DOC
+# (default docs/data/fidelity-h100.json), whose date and command stay the
+# run's; the document says when it was joined again ("rejoined").
+#
 # Without a GPU, after a change to the simulator's counting:
 #
 #   tools/fidelity.sh --repredict BUILD [DOC]
@@ -34,6 +44,34 @@
 # when and how ("repredicted"). Then run tools/fidelity_doc.py.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = --rejoin ]; then
+    build=$(cd "${2:?usage: tools/fidelity.sh --rejoin BUILD ARCHIVE [DOC]}" && pwd)
+    archive=${3:?usage: tools/fidelity.sh --rejoin BUILD ARCHIVE [DOC]}
+    doc=${4:-$root/docs/data/fidelity-h100.json}
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    tar -xzf "$archive" -C "$work" || exit 1
+    mkdir -p "$work/rejoin"
+    # the time pass's scaled cases are printed by the runs of its own cases
+    cat $(ls "$work"/cases/*.txt | grep -v '/time-scaled\.txt$') | grep -v '^$' | sort -k3,3nr |
+        awk -v k="$(nproc)" -v w="$work/rejoin" '{ print > (w "/shard" (NR % k) ".txt") }'
+    pids=()
+    for shard in "$work"/rejoin/shard*.txt; do
+        "$build/tools/fidelity_run" sim "$shard" "$work/device.txt" "${FIDELITY_TIME_SCALE:-16}" \
+            >"${shard%.txt}.jsonl" 2>"${shard%.txt}.err" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do
+        wait "$pid" || { cat "$work"/rejoin/shard*.err >&2; echo "fidelity: a simulator shard failed" >&2; exit 1; }
+    done
+    cat "$work"/rejoin/shard*.jsonl >"$work/sim.jsonl"
+    python3 "$root/tools/fidelity_join.py" join --sim "$work/sim.jsonl" --ncu "$work/ncu" --cases "$work/cases" \
+        --device "$work/device.txt" --sass "$work/sass.json" --scale "${FIDELITY_TIME_SCALE:-16}" \
+        --rejoin-of "$doc" >"$work/doc.json" || exit 1
+    mv "$work/doc.json" "$doc"
+    echo "fidelity: $doc joined again from $archive ($(grep -c '"metric"' "$doc") rows)"
+    exit 0
+fi
 if [ "${1:-}" = --repredict ]; then
     build=${2:?usage: tools/fidelity.sh --repredict BUILD [DOC]}
     doc=${3:-$root/docs/data/fidelity-h100.json}

@@ -41,7 +41,11 @@ METHOD = """\
    65536 with 128 threads per block; `two-level` gets 132 ranges on both
    backends (its defaults differ between them);
 2. `tools/fidelity_run sim` runs each case in the simulator and prints every
-   launch's counts (docs/metrics.md, "Per launch") and predicted time;
+   launch's counts (docs/metrics.md, "Per launch") and predicted time; a
+   grid-stride kernel's occupancy query answers what the measured device
+   holds of its blocks by threads and shared memory (the GPU's answer also
+   counts registers), so that below that many tiles both backends launch
+   a block per tile;
 3. `tools/fidelity_run cuda` runs the same cases on the GPU under Nsight
    Compute (`ncu --metrics ... --kernel-name regex:'_cuda$' --clock-control
    none --csv --page raw`, one process per algorithm, each bounded by
@@ -49,13 +53,18 @@ METHOD = """\
 4. the scans run again at 2^24 and 2^28 (i32) with `gpu__time_duration.sum`
    alone, for the time model; the simulator runs 2^24 itself and stands for
    2^28 by its 2^24 launches with every multi-block launch's counts and
-   blocks multiplied by 16;
+   blocks multiplied by 16 (a grid sized by an occupancy query, of a
+   grid-stride or persistent kernel, at most what the device holds);
 5. `tools/fidelity_ubench` measures the time model's constants, and
    `cuobjdump -sass` dumps the compared kernels' SASS into the stage's work
    archive, where the causes below were read;
 6. `tools/fidelity_join.py` joins the launches in order (kernel names and
    grid sizes checked) into `docs/data/fidelity-<gpu>.json`, one row per
-   launch and metric, and `tools/fidelity_doc.py` writes this page.
+   launch and metric, and `tools/fidelity_doc.py` writes this page. After a
+   change to the simulator, `tools/fidelity.sh --rejoin BUILD ARCHIVE` joins
+   a run's work archive again (its Nsight Compute logs kept, the simulator
+   run anew), and `tools/fidelity.sh --repredict BUILD` makes the
+   predictions of the rows already joined again.
 
 | Nsight Compute metric | the simulator's count (per launch) |
 | --- | --- |
@@ -223,6 +232,11 @@ def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, ch
              f"{doc.get('device') or 'GPU'}, {doc.get('date')}, `{doc.get('command')}`. "
              "Every launch below ran in the simulator and on the GPU (Nsight Compute); "
              "predicted is the simulator's count, measured the hardware counter.\n")
+    rj = doc.get("rejoined")
+    if rj:
+        L.append(f"The run's measurements (its work archive) were joined again on {rj.get('date')} with the "
+                 f"simulator as it was then, by `{rj.get('command')}`: {rj.get('rows')} rows, against "
+                 f"{rj.get('rows_before')} in the first join.\n")
     rp = doc.get("repredicted")
     if rp:
         kept = rp.get("times_kept")

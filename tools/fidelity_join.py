@@ -226,15 +226,24 @@ def join(args):
             sass = json.load(f)
     for m in problems:
         print("fidelity_join: " + m, file=sys.stderr)
+    today = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     doc = {
         "device": device["gpu"] if device else None,
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+        "date": today,
         "command": args.command,
         "constants": device,
         "problems": problems,
         "sass": sass,
         "rows": rows,
     }
+    if args.rejoin_of:
+        # the same GPU run (its work archive) joined again with the
+        # simulator as it is now: the run's own date and command stay
+        with open(args.rejoin_of) as f:
+            before = json.load(f)
+        doc["date"], doc["command"] = before.get("date"), before.get("command")
+        doc["rejoined"] = {"date": today, "command": "tools/fidelity.sh --rejoin",
+                           "rows_before": len(before.get("rows", [])), "rows": len(rows)}
     write_doc(doc)
     return 0 if rows else 1
 
@@ -435,6 +444,7 @@ def main(argv):
         ap.add_argument("--sass")
         ap.add_argument("--scale", type=int, default=16)
         ap.add_argument("--command", default="tools/gpu-check.sh fidelity")
+        ap.add_argument("--rejoin-of")
         return join(ap.parse_args(argv[2:]))
     print(__doc__, file=sys.stderr)
     return 2

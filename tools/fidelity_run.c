@@ -154,6 +154,13 @@ static void print_launch(const fcase *c, size_t index, size_t k, const model_lau
         if (x->chain + 1 >= l.blocks)
             x->chain = (uint64_t)((double)(x->chain + 1) * scale + 0.5) - 1;
         l.blocks = (unsigned)((double)l.blocks * scale + 0.5);
+        /* a grid sized by an occupancy query (grid-stride and persistent
+         * kernels) grows with n only up to what the GPU holds at once */
+        if (l.occupancy_grid && dev) {
+            const unsigned held = dev->sms * model_time_blocks_per_sm(dev, l.threads_per_block, l.dyn_shared);
+            if (l.blocks > held)
+                l.blocks = held;
+        }
     }
     const model_launch_counts *x = &l.c;
     printf("{\"case\": %zu, \"algo\": \"%s\", \"type\": \"%s\", \"n\": %llu, \"asked_block\": %d, "
@@ -191,6 +198,9 @@ static bool run_sim(const verify_algo *al, const fcase *c, size_t index, inputs 
     model_stats s;
     model_stats_init(&s);
     s.cfg.quiet = true;
+    /* grid-stride kernels get the grid the device holds (as on the GPU,
+     * where their occupancy query answers it), not the simulator's few */
+    s.cfg.occupancy_device = dev;
     sl_scan_args a = {.type = c->type, .op = SL_ADD, .in = in->in, .out = in->out, .n = c->n,
                       .block = c->block, .param = c->param, .sim = &s};
     sl_status st = al->run[SL_SIM](&a);

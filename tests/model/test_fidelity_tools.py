@@ -75,6 +75,24 @@ with tempfile.TemporaryDirectory() as d:
     check(chained and chained[0]["global_atom_sectors"] == 32 and chained[0]["blocks"] == 32,
           "one block and one atomic ticket per tile, one sector each")
 
+    # a grid-stride kernel's grid: what the device holds of its blocks (4
+    # SMs x 16 blocks of 128 threads and 12432 shared bytes), not the
+    # simulator's 4, and at the scaled size no more than that either;
+    # without a device the simulator's 4
+    gridcase = os.path.join(d, "grid.txt")
+    with open(gridcase, "w") as f:
+        f.write("reduce-then-scan i32 393216 0 0\n")
+    grid = subprocess.run([run, "sim", gridcase, device, "16"], capture_output=True, text=True)
+    check(grid.returncode == 0, f"fidelity_run sim (grid) exit {grid.returncode}: {grid.stderr}")
+    grows = [json.loads(l) for l in grid.stdout.splitlines() if l.strip()]
+    first = [r for r in grows if r["launch"] == 0]
+    check([(r["scaled"], r["blocks"]) for r in first] == [(False, 64), (True, 64)],
+          f"rts_reduce at 128 tiles: 64 blocks held, scaled too: {[(r['scaled'], r['blocks']) for r in first]}")
+    plain = subprocess.run([run, "sim", gridcase, "-"], capture_output=True, text=True)
+    prows = [json.loads(l) for l in plain.stdout.splitlines() if l.strip()]
+    check(plain.returncode == 0 and prows and prows[0]["blocks"] == 4,
+          f"without a device, the simulator's 4 blocks: {[r['blocks'] for r in prows]}")
+
     head = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size",
             "Grid Size", "Device", "CC"] + [m for m, _ in fidelity_join.METRICS] + [fidelity_join.TIME]
     changed = None
@@ -127,6 +145,19 @@ with tempfile.TemporaryDirectory() as d:
     data = os.path.join(d, "fidelity.json")
     with open(data, "w") as f:
         f.write(j.stdout)
+    # joined again (tools/fidelity.sh --rejoin): the run's own date and
+    # command stay, and the document says it was joined again
+    first = dict(doc, date="2000-01-02", command="the run's command", rows=rows[:3])
+    earlier_doc = os.path.join(d, "first.json")
+    with open(earlier_doc, "w") as f:
+        json.dump(first, f)
+    rj = subprocess.run([sys.executable, os.path.join(tools, "fidelity_join.py"), "join", "--sim",
+                         os.path.join(d, "sim.jsonl"), "--ncu", ncu_dir, "--cases", cases_dir, "--device", device,
+                         "--rejoin-of", earlier_doc], capture_output=True, text=True)
+    redoc = json.loads(rj.stdout) if rj.returncode == 0 else {}
+    check(redoc.get("date") == "2000-01-02" and redoc.get("command") == "the run's command" and
+          (redoc.get("rejoined") or {}).get("rows_before") == 3 and
+          (redoc.get("rejoined") or {}).get("rows") == len(rows), f"the re-join's record: {redoc.get('rejoined')}")
     causes = os.path.join(d, "causes.txt")
     with open(causes, "w") as f:
         # a regex may hold | itself: fields are split at " | "
