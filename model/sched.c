@@ -733,11 +733,11 @@ unsigned model_occupancy(unsigned fallback)
 
 unsigned model_occupancy_of(unsigned block, size_t dyn_shared, unsigned fallback)
 {
-    const model_stats *s = model_current();
+    model_stats *s = model_current();
     const model_device *d = s->cfg.occupancy_device;
     if (d && !s->cfg.occupancy && !s->cfg.huge_n) {
-        (void)model_occupancy(fallback); /* marks the run as asking */
-        return d->sms * model_time_blocks_per_sm(d, block, dyn_shared);
+        s->occupancy_asked = true;
+        return (unsigned)model_time_resident_blocks(d, block, dyn_shared);
     }
     return model_occupancy(fallback);
 }

@@ -69,6 +69,11 @@ unsigned model_time_blocks_per_sm(const model_device *d, unsigned threads, size_
     return b ? b : 1;
 }
 
+uint64_t model_time_resident_blocks(const model_device *d, unsigned threads, size_t dyn_shared)
+{
+    return (uint64_t)d->sms * model_time_blocks_per_sm(d, threads, dyn_shared);
+}
+
 static double max2(double a, double b) { return a > b ? a : b; }
 
 model_time model_time_predict(const model_device *d, const model_launch_stats *l)
@@ -78,8 +83,8 @@ model_time model_time_predict(const model_device *d, const model_launch_stats *l
     const model_launch_counts *c = &l->c;
     const double blocks = l->blocks ? l->blocks : 1;
     const double sms_used = blocks < d->sms ? blocks : d->sms;
-    const unsigned bps = model_time_blocks_per_sm(d, l->threads_per_block, l->dyn_shared);
-    const double waves = (double)((l->blocks + (uint64_t)d->sms * bps - 1) / ((uint64_t)d->sms * bps));
+    const uint64_t held = model_time_resident_blocks(d, l->threads_per_block, l->dyn_shared);
+    const double waves = (double)((l->blocks + held - 1) / held);
     const double bytes = (double)MODEL_SECTOR_BYTES *
                          (double)(c->global_ld_sectors + c->global_st_sectors + c->global_atom_sectors);
     const double wavefronts = (double)(c->shared_ld_wavefronts + c->shared_st_wavefronts);
@@ -87,7 +92,7 @@ model_time model_time_predict(const model_device *d, const model_launch_stats *l
     const double intervals = (double)l->barriers / blocks;
 
     /* what the resident blocks have in flight at once */
-    const double resident = blocks < (double)d->sms * bps ? blocks : (double)d->sms * bps;
+    const double resident = blocks < (double)held ? blocks : (double)held;
     const double in_flight = resident * (double)MODEL_SECTOR_BYTES * (double)c->global_ld_sectors / blocks;
     double bandwidth = d->copy_bytes_per_ns * sms_used / d->sms;
     if (in_flight > 0 && in_flight / (2 * d->dram_rtt_ns) < bandwidth)

@@ -36,6 +36,9 @@ typedef struct {
 /* Blocks of `threads` threads (and dyn_shared dynamic shared bytes) one SM
  * holds at once; at least 1. */
 unsigned model_time_blocks_per_sm(const model_device *d, unsigned threads, size_t dyn_shared);
+/* The same over the whole device: the blocks it holds at once (what an
+ * occupancy query answers, registers aside). */
+uint64_t model_time_resident_blocks(const model_device *d, unsigned threads, size_t dyn_shared);
 
 /* The predicted time of launch l on device d. */
 model_time model_time_predict(const model_device *d, const model_launch_stats *l);

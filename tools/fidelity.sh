@@ -44,54 +44,70 @@
 # when and how ("repredicted"). Then run tools/fidelity_doc.py.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [ "${1:-}" = --rejoin ]; then
-    build=$(cd "${2:?usage: tools/fidelity.sh --rejoin BUILD ARCHIVE [DOC]}" && pwd)
-    archive=${3:?usage: tools/fidelity.sh --rejoin BUILD ARCHIVE [DOC]}
-    doc=${4:-$root/docs/data/fidelity-h100.json}
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT
-    tar -xzf "$archive" -C "$work" || exit 1
-    mkdir -p "$work/rejoin"
-    # the time pass's scaled cases are printed by the runs of its own cases
-    cat $(ls "$work"/cases/*.txt | grep -v '/time-scaled\.txt$') | grep -v '^$' | sort -k3,3nr |
-        awk -v k="$(nproc)" -v w="$work/rejoin" '{ print > (w "/shard" (NR % k) ".txt") }'
-    pids=()
-    for shard in "$work"/rejoin/shard*.txt; do
-        "$build/tools/fidelity_run" sim "$shard" "$work/device.txt" "${FIDELITY_TIME_SCALE:-16}" \
+# sim_shards BUILD CASES DEVICE DIR: the cases (one a line) in the
+# simulator, one process per core, each case's launches (and their scaled
+# records) into DIR/sim.jsonl; exits on a failed shard.
+sim_shards() {
+    local build=$1 cases=$2 device=$3 dir=$4 shard pid pids=()
+    mkdir -p "$dir"
+    grep -v '^$' "$cases" | sort -k3,3nr | awk -v k="$(nproc)" -v w="$dir" '{ print > (w "/shard" (NR % k) ".txt") }'
+    for shard in "$dir"/shard*.txt; do
+        "$build/tools/fidelity_run" sim "$shard" "$device" "${FIDELITY_TIME_SCALE:-16}" \
             >"${shard%.txt}.jsonl" 2>"${shard%.txt}.err" &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do
-        wait "$pid" || { cat "$work"/rejoin/shard*.err >&2; echo "fidelity: a simulator shard failed" >&2; exit 1; }
+        wait "$pid" || { cat "$dir"/shard*.err >&2; echo "fidelity: a simulator shard failed" >&2; exit 1; }
     done
-    cat "$work"/rejoin/shard*.jsonl >"$work/sim.jsonl"
-    python3 "$root/tools/fidelity_join.py" join --sim "$work/sim.jsonl" --ncu "$work/ncu" --cases "$work/cases" \
-        --device "$work/device.txt" --sass "$work/sass.json" --scale "${FIDELITY_TIME_SCALE:-16}" \
-        --rejoin-of "$doc" >"$work/doc.json" || exit 1
+    cat "$dir"/shard*.jsonl >"$dir/sim.jsonl"
+}
+# usage_of MODE BUILD FILE...: bad input to the modes without a GPU is
+# said in one line, with exit status 2
+usage_of() {
+    local mode=$1 build=$2 f
+    shift 2
+    if [ -z "$build" ] || [ ! -x "$build/tools/fidelity_run" ]; then
+        echo "fidelity: $mode: '$build' is not a build with tools/fidelity_run" >&2
+        exit 2
+    fi
+    for f in "$@"; do
+        [ -r "$f" ] || { echo "fidelity: $mode: cannot read '$f'" >&2; exit 2; }
+    done
+}
+if [ "${1:-}" = --rejoin ]; then
+    [ $# -ge 3 ] && [ $# -le 4 ] || { echo "usage: tools/fidelity.sh --rejoin BUILD ARCHIVE [DOC]" >&2; exit 2; }
+    archive=$3
+    doc=${4:-$root/docs/data/fidelity-h100.json}
+    usage_of --rejoin "$2" "$archive" "$doc"
+    build=$(cd "$2" && pwd)
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    tar -xzf "$archive" -C "$work" || { echo "fidelity: --rejoin: $archive is not a work archive" >&2; exit 2; }
+    for f in cases ncu device.txt sass.json; do
+        [ -e "$work/$f" ] || { echo "fidelity: --rejoin: $archive has no $f (not a fidelity work archive)" >&2; exit 2; }
+    done
+    # the time pass's scaled cases are printed by the runs of its own cases
+    cat $(ls "$work"/cases/*.txt | grep -v '/time-scaled\.txt$') >"$work/all-cases.txt"
+    sim_shards "$build" "$work/all-cases.txt" "$work/device.txt" "$work/rejoin"
+    python3 "$root/tools/fidelity_join.py" join --sim "$work/rejoin/sim.jsonl" --ncu "$work/ncu" \
+        --cases "$work/cases" --device "$work/device.txt" --sass "$work/sass.json" \
+        --scale "${FIDELITY_TIME_SCALE:-16}" --rejoin-of "$doc" >"$work/doc.json" || exit 1
     mv "$work/doc.json" "$doc"
     echo "fidelity: $doc joined again from $archive ($(grep -c '"metric"' "$doc") rows)"
     exit 0
 fi
 if [ "${1:-}" = --repredict ]; then
-    build=${2:?usage: tools/fidelity.sh --repredict BUILD [DOC]}
+    [ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: tools/fidelity.sh --repredict BUILD [DOC]" >&2; exit 2; }
+    build=$2
     doc=${3:-$root/docs/data/fidelity-h100.json}
+    usage_of --repredict "$build" "$doc"
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     python3 "$root/tools/fidelity_join.py" cases "$doc" >"$work/cases.txt" || exit 1
     # the device constants of the run the document holds
     python3 "$root/tools/fidelity_join.py" constants "$doc" >"$work/device.txt" || exit 1
-    shards=$(nproc)
-    awk -v k="$shards" -v w="$work" '{ print > (w "/shard" (NR % k) ".txt") }' "$work/cases.txt"
-    pids=()
-    for shard in "$work"/shard*.txt; do
-        "$build/tools/fidelity_run" sim "$shard" "$work/device.txt" 16 >"${shard%.txt}.jsonl" 2>"${shard%.txt}.err" &
-        pids+=($!)
-    done
-    for pid in "${pids[@]}"; do
-        wait "$pid" || { cat "$work"/shard*.err >&2; echo "fidelity: a simulator shard failed" >&2; exit 1; }
-    done
-    cat "$work"/shard*.jsonl >"$work/sim.jsonl"
-    python3 "$root/tools/fidelity_join.py" repredict --doc "$doc" --sim "$work/sim.jsonl" \
+    sim_shards "$build" "$work/cases.txt" "$work/device.txt" "$work/sim"
+    python3 "$root/tools/fidelity_join.py" repredict --doc "$doc" --sim "$work/sim/sim.jsonl" \
         --command "tools/fidelity.sh --repredict" >"$work/doc.json" || exit 1
     mv "$work/doc.json" "$doc"
     echo "fidelity: predicted counts and times of $doc made again ($(grep -o '"changed": [0-9]*' "$doc"))"

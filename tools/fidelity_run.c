@@ -157,9 +157,9 @@ static void print_launch(const fcase *c, size_t index, size_t k, const model_lau
         /* a grid sized by an occupancy query (grid-stride and persistent
          * kernels) grows with n only up to what the GPU holds at once */
         if (l.occupancy_grid && dev) {
-            const unsigned held = dev->sms * model_time_blocks_per_sm(dev, l.threads_per_block, l.dyn_shared);
+            const uint64_t held = model_time_resident_blocks(dev, l.threads_per_block, l.dyn_shared);
             if (l.blocks > held)
-                l.blocks = held;
+                l.blocks = (unsigned)held;
         }
     }
     const model_launch_counts *x = &l.c;

@@ -237,5 +237,19 @@ check("the GPU took 300 to 330 ns per link (median 310)" in lines and "2.00 time
       f"chain links: {lines}")
 check(fidelity_doc.chain_lines(chain_rows, {}) == [], "no constants: no chain section")
 
+# tools/fidelity.sh's modes without a GPU: bad input is one line, exit 2
+build = os.path.dirname(os.path.dirname(os.path.abspath(run)))
+script = os.path.join(tools, "fidelity.sh")
+with tempfile.TemporaryDirectory() as d:
+    junk = os.path.join(d, "junk.tar.gz")
+    with open(junk, "w") as f:
+        f.write("not an archive\n")
+    for args, said in ((["--rejoin", build], "usage: tools/fidelity.sh --rejoin"),
+                       (["--rejoin", d, junk], "is not a build with tools/fidelity_run"),
+                       (["--rejoin", build, junk], "is not a work archive"),
+                       (["--repredict", build, os.path.join(d, "none.json")], "cannot read")):
+        r = subprocess.run(["bash", script] + args, capture_output=True, text=True)
+        check(r.returncode == 2 and said in r.stderr, f"fidelity.sh {args[0]}: exit {r.returncode}, {r.stderr!r}")
+
 print(f"{0 if failures else 1} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
