@@ -293,3 +293,44 @@ void model_fiber_pass(model_fiber *to)
 #endif
 }
 #endif
+
+/* ---- snapshots ------------------------------------------------------------ */
+/* What a parked fiber owns: its stack from the saved stack pointer up to
+ * and including its record (the context), or, with ucontext, the whole
+ * stack (the context lives in the record). */
+static const unsigned char *saved_lo(const model_fiber *f)
+{
+#ifdef FIBER_ASM
+    return (const unsigned char *)f->sp;
+#else
+    return (const unsigned char *)f->stack;
+#endif
+}
+
+bool model_fiber_can_snapshot(void)
+{
+#ifdef FIBER_ASAN
+    return false;
+#else
+    return true;
+#endif
+}
+
+size_t model_fiber_saved_size(const model_fiber *f)
+{
+    return (size_t)((const unsigned char *)(f + 1) - saved_lo(f));
+}
+
+size_t model_fiber_save(const model_fiber *f, void *buf)
+{
+    const size_t n = model_fiber_saved_size(f);
+    memcpy(buf, saved_lo(f), n);
+    return n;
+}
+
+void model_fiber_restore(model_fiber *f, const void *buf, size_t size)
+{
+    /* the record is the last part of the bytes: its end is fixed */
+    unsigned char *end = (unsigned char *)(f + 1);
+    memcpy(end - size, buf, size);
+}

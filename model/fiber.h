@@ -32,4 +32,17 @@ void model_fiber_yield(void);
  * instead of two through the host); returns when this fiber runs again. */
 void model_fiber_pass(model_fiber *to);
 
+/* Snapshots of a parked fiber (the schedule search, model/search.c): the
+ * bytes of its stack in use and its saved context, copied out and back in
+ * place, so that a fiber can be put back where it was parked. Not with
+ * AddressSanitizer, whose shadow of the stack would not follow (false). */
+bool model_fiber_can_snapshot(void);
+/* Bytes that model_fiber_save writes for f now. */
+size_t model_fiber_saved_size(const model_fiber *f);
+/* Copies f's state into buf (model_fiber_saved_size(f) bytes) and returns
+ * that size. */
+size_t model_fiber_save(const model_fiber *f, void *buf);
+/* Puts back a state that model_fiber_save took of f (size bytes). */
+void model_fiber_restore(model_fiber *f, const void *buf, size_t size);
+
 #endif

@@ -178,6 +178,10 @@ mrel model_hb_release(mthread *t, int kind)
 {
     mrel r;
     memset(&r, 0, sizeof r);
+    /* a schedule search keeps no order between events: its states are
+     * memory and where threads wait, and its loads see the newest store */
+    if (model_search_active())
+        return r;
     r.clock = model_clock(t);
     if (kind & MODEL_RELEASE) {
         r.p = model_pos(t);
@@ -202,6 +206,8 @@ static bool reaches(const mthread *t, const mrel *r)
 
 void model_hb_read(mthread *t, int kind, const mrel *r)
 {
+    if (model_search_active())
+        return;
     /* a thread cannot go on before the value it read was written; an
      * atomic takes its turn instead (a ticket is no chain of steps) */
     const uint64_t now = model_clock(t);
@@ -236,6 +242,8 @@ void model_hb_read(mthread *t, int kind, const mrel *r)
 
 void model_hb_fence(mthread *t, int scope)
 {
+    if (model_search_active())
+        return;
     t->seq++;
     const mpos here = model_pos(t);
     for (unsigned k = 0; k < t->npending; k++) {

@@ -114,7 +114,8 @@ typedef struct mthread {
 typedef struct mcrew {
     mthread *th;
     unsigned cap;
-    struct mcrew *next; /* in the free list */
+    struct mcrew *next;     /* in the free list */
+    struct mcrew *all_next; /* every crew ever made */
 } mcrew;
 
 typedef struct mblock {
@@ -285,5 +286,35 @@ sl_status model_search_grid(unsigned nblocks, unsigned nres, uint64_t *launch_st
 
 /* mem.c: folds the bytes of every device allocation into h. */
 uint64_t model_mem_hash(uint64_t h);
+
+/* snapshot.c: the state of a launch in progress, copied out and put back
+ * in place (the schedule search explores the choices at a state one after
+ * another in one process). Bytes are appended in order and read back in
+ * the same order. */
+typedef struct {
+    unsigned char *p;
+    size_t len, cap;
+    bool failed; /* out of memory: the snapshot is incomplete */
+} model_snap;
+/* Appends n bytes of src. */
+void model_snap_put(model_snap *s, const void *src, size_t n);
+/* Room for n bytes at the end (NULL when out of memory). */
+void *model_snap_room(model_snap *s, size_t n);
+/* Reads the next n bytes at *cur into dst. */
+void model_snap_get(const unsigned char **cur, void *dst, size_t n);
+void model_snap_free(model_snap *s);
+
+/* sched.c: the scheduler's part of a snapshot: the launch, the stamp
+ * counter, the crews' free list, and the launch's first nres slots with
+ * their blocks' threads, fibers, warp counters and shared memory. */
+void model_sched_save(model_snap *s, unsigned nres);
+void model_sched_restore(const unsigned char **cur, unsigned nres);
+/* Makes n crews of nth threads exist, so that a search creates none (a
+ * crew made after a snapshot would be lost when it is put back). */
+sl_status model_crews_reserve(unsigned n, unsigned nth);
+/* mem.c: the bytes of every device allocation (none is made or freed
+ * during a launch). */
+void model_mem_save(model_snap *s);
+void model_mem_restore(const unsigned char **cur);
 
 #endif

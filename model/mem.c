@@ -686,6 +686,18 @@ uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t 
     return old;
 }
 
+void model_mem_save(model_snap *s)
+{
+    for (size_t i = 0; i < nallocs; i++)
+        model_snap_put(s, (const void *)allocs[i]->lo, allocs[i]->hi - allocs[i]->lo);
+}
+
+void model_mem_restore(const unsigned char **cur)
+{
+    for (size_t i = 0; i < nallocs; i++)
+        model_snap_get(cur, (void *)allocs[i]->lo, allocs[i]->hi - allocs[i]->lo);
+}
+
 /* A fast 64-bit mix of 8 bytes into h. */
 static inline uint64_t mix(uint64_t h, uint64_t v)
 {

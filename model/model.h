@@ -193,6 +193,8 @@ typedef struct {
     uint64_t samples;    /* random schedules when not exhaustive */
     uint64_t seed;       /* of the samples */
     uint64_t max_states; /* exhaustive: give up (not a proof) beyond this many; 0 = default */
+    bool fork_per_choice; /* exhaustive: keep each state in a forked process instead of a snapshot
+                             (what builds with AddressSanitizer do; the same states either way) */
 } model_search_cfg;
 
 typedef enum {
@@ -225,8 +227,9 @@ typedef struct {
 /* Runs run(ctx) (a host driver on the simulator, whose launches use s) under
  * every block schedule the progress model allows (exhaustive) or under
  * cfg->samples random ones, and says whether a schedule ends with nothing
- * allowed to progress. Exhaustive search forks the process at every choice
- * of schedule; s's counts then describe one schedule only. */
+ * allowed to progress. The search's launches count nothing (s's counts
+ * then describe no schedule in particular); a launch that finishes hands
+ * the rest of run to a forked child. */
 sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *ctx), void *ctx, model_stats *s,
                            model_search_result *out);
 

@@ -38,6 +38,8 @@ static mslot *slots;
 static unsigned nslots;
 /* Crews not in use, the most recently released first (warm in cache). */
 static mcrew *free_crews;
+/* Every crew made (none is ever freed: their fibers are pooled). */
+static mcrew *all_crews;
 
 /* ---- stats sink ---------------------------------------------------------- */
 void model_stats_init(model_stats *s)
@@ -437,6 +439,8 @@ static mcrew *crew_acquire(unsigned nth)
         free(c);
         return NULL;
     }
+    c->all_next = all_crews;
+    all_crews = c;
     for (unsigned i = 0; i < nth; i++) {
         c->th[i].fiber = model_fiber_new();
         if (!c->th[i].fiber) {
@@ -448,6 +452,27 @@ static mcrew *crew_acquire(unsigned nth)
     }
     c->cap = nth;
     return c;
+}
+
+sl_status model_crews_reserve(unsigned n, unsigned nth)
+{
+    mcrew *taken = NULL;
+    sl_status st = SL_OK;
+    for (unsigned i = 0; i < n; i++) {
+        mcrew *c = crew_acquire(nth);
+        if (!c) {
+            st = SL_ERR_NOMEM;
+            break;
+        }
+        c->next = taken;
+        taken = c;
+    }
+    while (taken) {
+        mcrew *c = taken;
+        taken = c->next;
+        crew_release(c);
+    }
+    return st;
 }
 
 /* Whether every fiber's stack mark survived (checked after each launch:
@@ -539,6 +564,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
          * few, so that ids fit 32 bits */
         t->gtid = (model_L.huge ? model_L.started : lin) * nth + i + 1;
         t->state = TS_READY;
+        t->park_site = NULL; /* a fresh block looks the same whichever crew it got */
         t->ran = false;
         t->pub.thread_idx.x = i % model_L.block.x;
         t->pub.thread_idx.y = i / model_L.block.x % model_L.block.y;
@@ -702,6 +728,76 @@ static bool block_step(mblock *b)
         b->nbar = 0;
         b->bar_first = b->bar_other = NULL;
         model_L.progress++;
+    }
+}
+
+/* ---- snapshots (the schedule search) ------------------------------------ */
+/* Shared memory a snapshot of an active block holds: what it allocated or
+ * may have written (beyond, the arena is zero). */
+static size_t smem_extent(const mblock *b) { return b->smem_dirty > b->smem_used ? b->smem_dirty : b->smem_used; }
+
+void model_sched_save(model_snap *s, unsigned nres)
+{
+    model_snap_put(s, &model_L, sizeof model_L);
+    model_snap_put(s, &model_stamp, sizeof model_stamp);
+    model_snap_put(s, &free_crews, sizeof free_crews);
+    for (const mcrew *c = all_crews; c; c = c->all_next)
+        model_snap_put(s, &c->next, sizeof c->next);
+    for (unsigned i = 0; i < nres; i++) {
+        const mblock *b = &slots[i].b;
+        model_snap_put(s, b, sizeof *b);
+        if (!b->active)
+            continue;
+        model_snap_put(s, b->wsync, b->nwarps * sizeof *b->wsync);
+        model_snap_put(s, b->smem, smem_extent(b));
+        model_snap_put(s, b->sallocs, b->nsallocs * sizeof *b->sallocs);
+        model_snap_put(s, b->th, b->nth * sizeof *b->th);
+        for (unsigned k = 0; k < b->nth; k++) {
+            const size_t n = model_fiber_saved_size(b->th[k].fiber);
+            model_snap_put(s, &n, sizeof n);
+            void *d = model_snap_room(s, n);
+            if (d)
+                model_fiber_save(b->th[k].fiber, d);
+        }
+    }
+}
+
+void model_sched_restore(const unsigned char **cur, unsigned nres)
+{
+    model_snap_get(cur, &model_L, sizeof model_L);
+    model_snap_get(cur, &model_stamp, sizeof model_stamp);
+    model_snap_get(cur, &free_crews, sizeof free_crews);
+    for (mcrew *c = all_crews; c; c = c->all_next)
+        model_snap_get(cur, &c->next, sizeof c->next);
+    for (unsigned i = 0; i < nres; i++) {
+        mblock *b = &slots[i].b;
+        /* the static shared allocations' table may have grown (moved)
+         * since: keep the one in use, put its entries back */
+        malloc_t *const sallocs = b->sallocs;
+        const unsigned capsallocs = b->capsallocs;
+        const size_t dirty_now = b->smem_dirty;
+        model_snap_get(cur, b, sizeof *b);
+        b->sallocs = sallocs;
+        b->capsallocs = capsallocs;
+        if (!b->active) {
+            /* the next block started here zeroes what any path wrote */
+            if (dirty_now > b->smem_dirty)
+                b->smem_dirty = dirty_now;
+            continue;
+        }
+        model_snap_get(cur, b->wsync, b->nwarps * sizeof *b->wsync);
+        const size_t ext = smem_extent(b);
+        model_snap_get(cur, b->smem, ext);
+        if (dirty_now > ext)
+            memset(b->smem + ext, 0, dirty_now - ext);
+        model_snap_get(cur, b->sallocs, b->nsallocs * sizeof *b->sallocs);
+        model_snap_get(cur, b->th, b->nth * sizeof *b->th);
+        for (unsigned k = 0; k < b->nth; k++) {
+            size_t n;
+            model_snap_get(cur, &n, sizeof n);
+            model_fiber_restore(b->th[k].fiber, *cur, n);
+            *cur += n;
+        }
     }
 }
 
@@ -1041,7 +1137,9 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     const model_config *c = &s->cfg;
     memset(&model_L, 0, sizeof model_L);
     model_L.stats = s;
-    model_L.accounting = accounting;
+    /* a schedule search counts nothing and checks no races (the run
+     * before it did): its states are memory and where threads wait */
+    model_L.accounting = accounting && !model_search_active();
     /* an explored schedule: its own random stream for every launch */
     model_L.explore = c->schedule != 0;
     model_L.rng = c->schedule ^ (s->launches + 1) * UINT64_C(0xd1342543de82ef95);

@@ -16,12 +16,15 @@
  * take a pending block; under hsa the lowest-numbered unfinished block is.
  *
  * Exhaustive search is depth-first over the real kernel: at a state with k
- * choices the process forks k - 1 children, each takes one choice and goes
- * on, and the process itself takes the last; states already seen at no
- * smaller depth end a path (shared table of state hashes), so schedules
- * that differ only in the order of independent turns meet in one state and
- * are explored once. Sampling takes random choices instead, one run per
- * sample. */
+ * choices it takes a snapshot of the launch, explores the first k - 1
+ * choices one after another, putting the snapshot back after each, and
+ * takes the last in place (grid_in_process); builds whose fibers cannot be
+ * put back (AddressSanitizer's) fork k - 1 children instead, each taking
+ * one choice (grid_exhaustive), which explores the same states. States
+ * already seen at no smaller depth end a path (a table of state hashes
+ * shared with forked processes), so schedules that differ only in the
+ * order of independent turns meet in one state and are explored once.
+ * Sampling takes random choices instead, one run per sample. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +75,7 @@ static struct {
      * blockIdx (the others' blocks are interchangeable) */
     bool reads_id[MODEL_MAX_LAUNCH_RECORDS];
     bool symmetric; /* the current launch's blocks are interchangeable */
+    bool in_process; /* exhaustive: snapshots in this process, not a process per choice */
 } S;
 
 /* per launch, per process */
@@ -426,6 +430,162 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
     return SL_OK;
 }
 
+/* ---- exhaustive search in one process -------------------------------------
+ * The same search as grid_exhaustive, with the state at each choice kept
+ * as a snapshot (model_snap) instead of a process: each choice but the
+ * last is taken, explored, and the snapshot put back; the last is taken
+ * in place. A launch that finishes goes on with the host driver in a
+ * forked child (a later launch may wait between blocks too), and the
+ * search waits for it. Forking at every choice copies the address space
+ * each time, which cost about 4 ms a state on the look-back kernels. */
+
+/* Recursion depth of the search (choices explored below a state): each
+ * level holds one snapshot and a frame on the host's stack. */
+#define MAX_LEVEL 2048
+
+static model_snap *snaps; /* MAX_LEVEL of them, grown as the path deepens */
+
+static model_snap *snap_at(unsigned level)
+{
+    if (level >= MAX_LEVEL)
+        return NULL;
+    if (!snaps)
+        snaps = calloc(MAX_LEVEL, sizeof *snaps);
+    return snaps ? &snaps[level] : NULL;
+}
+
+static void snaps_free(void)
+{
+    for (unsigned i = 0; snaps && i < MAX_LEVEL; i++)
+        model_snap_free(&snaps[i]);
+    free(snaps);
+    snaps = NULL;
+}
+
+/* The state of the launch and of the search's path into sn. */
+static bool save_state(model_snap *sn, unsigned nblocks, unsigned nres, unsigned done, const model_stats *s)
+{
+    sn->len = 0;
+    sn->failed = false;
+    model_sched_save(sn, nres);
+    model_mem_save(sn);
+    model_snap_put(sn, status, nblocks);
+    model_snap_put(sn, slot_of, nblocks * sizeof *slot_of);
+    model_snap_put(sn, &done, sizeof done);
+    model_snap_put(sn, &S.depth, sizeof S.depth);
+    model_snap_put(sn, &S.pathlen, sizeof S.pathlen);
+    model_snap_put(sn, &S.ndispatch, sizeof S.ndispatch);
+    model_snap_put(sn, &s->has_error, sizeof s->has_error);
+    model_snap_put(sn, &s->error, sizeof s->error);
+    return !sn->failed;
+}
+
+static void restore_state(const model_snap *sn, unsigned nblocks, unsigned nres, unsigned *done, model_stats *s)
+{
+    const unsigned char *cur = sn->p;
+    model_sched_restore(&cur, nres);
+    model_mem_restore(&cur);
+    model_snap_get(&cur, status, nblocks);
+    model_snap_get(&cur, slot_of, nblocks * sizeof *slot_of);
+    model_snap_get(&cur, done, sizeof *done);
+    model_snap_get(&cur, &S.depth, sizeof S.depth);
+    model_snap_get(&cur, &S.pathlen, sizeof S.pathlen);
+    model_snap_get(&cur, &S.ndispatch, sizeof S.ndispatch);
+    model_snap_get(&cur, &s->has_error, sizeof s->has_error);
+    model_snap_get(&cur, &s->error, sizeof s->error);
+}
+
+/* The launch finished on this path: a child goes on with the host driver
+ * (true: this process is that child), the search waits for it. */
+static bool launch_finished(void)
+{
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        S.is_child = true;
+        return true;
+    }
+    if (pid < 0) {
+        S.sh->incomplete = 1;
+        return false;
+    }
+    int wst;
+    while (waitpid(pid, &wst, 0) < 0) {
+    }
+    return false;
+}
+
+/* Explores every schedule from the current state (level: how many
+ * snapshots the path holds). Returns true in a child that goes on with the
+ * host driver. */
+static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *done, uint64_t *launch_steps,
+                    model_stats *s)
+{
+    char what[MODEL_TRACE_MAX];
+    unsigned blk[MODEL_TRACE_MAX];
+    bool changed[MODEL_TRACE_MAX];
+    for (;;) {
+        if (*done == nblocks)
+            return launch_finished();
+        const model_search_result *best = result();
+        if (best->verdict == MODEL_VERDICT_DEADLOCK && S.pathlen >= best->trace_len)
+            return false;
+        const uint64_t h = state_hash(nblocks, s);
+        if (seen(h))
+            return false;
+        const uint64_t limit = S.cfg.max_states ? S.cfg.max_states : DEFAULT_MAX_STATES;
+        if (S.sh->states > limit || S.depth + 1 >= MAX_DEPTH) {
+            S.sh->incomplete = 1;
+            return false;
+        }
+        const unsigned k = choices(nblocks, nres, what, blk);
+        model_snap *sn = k > 1 ? snap_at(level) : NULL;
+        if (k > 1 && (!sn || !save_state(sn, nblocks, nres, *done, s))) {
+            S.sh->incomplete = 1; /* too deep, or out of memory: not a proof */
+            return false;
+        }
+        for (unsigned i = 0; i + 1 < k; i++) {
+            if (!apply(what[i], blk[i], nres, done, launch_steps, s)) {
+                record_finding(s);
+                S.sh->schedules++;
+            } else {
+                changed[i] = state_hash(nblocks, s) != h;
+                push_step(what[i], blk[i]);
+                if (explore(level + 1, nblocks, nres, done, launch_steps, s))
+                    return true;
+            }
+            restore_state(sn, nblocks, nres, done, s);
+        }
+        /* the last choice here, in place */
+        if (!apply(what[k - 1], blk[k - 1], nres, done, launch_steps, s)) {
+            record_finding(s);
+            S.sh->schedules++;
+            return false;
+        }
+        changed[k - 1] = state_hash(nblocks, s) != h;
+        unsigned alone;
+        if (what[0] == 'r' && is_stuck(nblocks, blk, changed, k, &alone)) {
+            record_deadlock(nblocks, alone);
+            S.sh->schedules++;
+            return false;
+        }
+        push_step(what[k - 1], blk[k - 1]);
+        if (!changed[k - 1])
+            return false;
+    }
+}
+
+static sl_status grid_in_process(unsigned nblocks, unsigned nres, uint64_t *launch_steps, model_stats *s)
+{
+    sl_status st = model_crews_reserve(nres, model_L.nth);
+    if (st != SL_OK)
+        return st;
+    unsigned done = 0;
+    if (explore(0, nblocks, nres, &done, launch_steps, s))
+        return SL_OK; /* a child: the launch finished, the driver goes on */
+    return end_path(false);
+}
+
 static sl_status grid_sampled(unsigned nblocks, unsigned nres, uint64_t *launch_steps, model_stats *s)
 {
     unsigned done = 0;
@@ -483,7 +643,10 @@ sl_status model_search_grid(unsigned nblocks, unsigned nres, uint64_t *launch_st
     S.pathlen = 0;
     S.ndispatch = 0;
     S.symmetric = s->launches < MODEL_MAX_LAUNCH_RECORDS && !S.reads_id[s->launches];
-    return S.sh ? grid_exhaustive(nblocks, nres, launch_steps, s) : grid_sampled(nblocks, nres, launch_steps, s);
+    if (!S.sh)
+        return grid_sampled(nblocks, nres, launch_steps, s);
+    return S.in_process ? grid_in_process(nblocks, nres, launch_steps, s)
+                        : grid_exhaustive(nblocks, nres, launch_steps, s);
 }
 
 sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *ctx), void *ctx, model_stats *s,
@@ -536,6 +699,7 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
             return SL_ERR_NOMEM;
         S.sh = m;
         S.sh->cap = cap;
+        S.in_process = !cfg->fork_per_choice && model_fiber_can_snapshot();
         S.active = true;
         st = run(ctx);
         if (S.is_child) {
@@ -558,6 +722,7 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
             out->verdict = MODEL_VERDICT_INCOMPLETE;
         munmap(S.sh, S.sh_bytes);
         S.sh = NULL;
+        snaps_free();
     } else {
         S.active = true;
         for (uint64_t i = 0; i < cfg->samples; i++) {

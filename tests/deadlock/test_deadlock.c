@@ -18,9 +18,11 @@
 
 #include "cuda/launch.h"
 #include "json_valid.h"
+#include "model/fiber.h"
 #include "model/model.h"
 #include "run_cli.h"
 #include "verify/cli/deadlock.h"
+#include "verify/harness/deadlock.h"
 #include "verify/harness/algos.h"
 
 /* The planted kernels: simulator only, i32 add (what the search runs). */
@@ -172,6 +174,76 @@ static void test_ticketed_free_under_obe(void **state)
                 fail_msg("%s, R = %s: %s", algos[i], r, line);
             free(out);
         }
+}
+
+/* The bound the search is built for: exhaustive up to G = 8 for every R
+ * below it. chained-static deadlocks under obe and is free under lobe;
+ * the ticketed scans are free under obe. With snapshots in one process
+ * this takes seconds (docs/deadlock.md); a build that must fork for every
+ * choice (AddressSanitizer's) checks G = 4 only. */
+static void test_exhaustive_up_to_eight_blocks(void **state)
+{
+    (void)state;
+    const unsigned g = model_fiber_can_snapshot() ? 8 : 4;
+    char gs[8];
+    snprintf(gs, sizeof gs, "%u", g);
+    const char *algos[] = {"chained-static", "chained-ticket", "lookback", "lookback-det"};
+    for (size_t i = 0; i < 4; i++)
+        for (unsigned r = 1; r < g; r++) {
+            char rs[8];
+            snprintf(rs, sizeof rs, "%u", r);
+            const bool by_id = i == 0;
+            const char *args[] = {"deadlock", "--algo", algos[i], "--blocks", gs, "--resident", rs, "--model",
+                                  by_id ? "obe,lobe" : "obe", "--exhaustive", NULL};
+            char *out, line[512];
+            assert_int_equal(run(false, args, &out, NULL), by_id ? 1 : 0);
+            model_line(out, "obe", line, sizeof line);
+            if (!starts(line, by_id ? "obe   DEADLOCK (exhaustive: " : "obe   deadlock-free (exhaustive: "))
+                fail_msg("%s, G = %u, R = %u: %s", algos[i], g, r, line);
+            if (by_id) {
+                model_line(out, "lobe", line, sizeof line);
+                if (!starts(line, "lobe  deadlock-free (exhaustive: "))
+                    fail_msg("%s, G = %u, R = %u: %s", algos[i], g, r, line);
+            }
+            free(out);
+        }
+}
+
+/* The search with snapshots in one process explores what the search with
+ * a process per choice explores: the same verdicts, states, schedules and
+ * shortest traces, for every waiting kernel, model and R at G = 4. */
+static void test_snapshots_match_forks(void **state)
+{
+    (void)state;
+    if (!model_fiber_can_snapshot())
+        skip(); /* both would fork */
+    const char *algos[] = {"chained-static", "chained-ticket", "lookback", "lookback-det"};
+    for (size_t i = 0; i < 4; i++) {
+        const verify_algo *al = verify_find_algo(algos[i], false);
+        assert_non_null(al);
+        for (unsigned r = 1; r < 4; r++) {
+            verify_deadlock_config c;
+            char why[256];
+            assert_int_equal(verify_deadlock_configure(al, 4, r, 0, &c, why, sizeof why), SL_OK);
+            for (int m = 0; m < MODEL_PROGRESS_COUNT; m++) {
+                model_search_result a, b;
+                model_search_cfg cfg = {.progress = (model_progress)m, .exhaustive = true};
+                assert_int_equal(verify_deadlock_search(al, &c, &cfg, &a, NULL), SL_OK);
+                cfg.fork_per_choice = true;
+                assert_int_equal(verify_deadlock_search(al, &c, &cfg, &b, NULL), SL_OK);
+                if (a.verdict != b.verdict || a.states != b.states || a.schedules != b.schedules ||
+                    a.trace_len != b.trace_len || memcmp(a.trace, b.trace, a.trace_len * sizeof a.trace[0]) != 0)
+                    fail_msg("%s, R = %u, %s: snapshots %s (%llu states, %llu schedules, trace of %u), "
+                             "forks %s (%llu states, %llu schedules, trace of %u)",
+                             algos[i], r, verify_progress_name((model_progress)m), verify_verdict_name(a.verdict),
+                             (unsigned long long)a.states, (unsigned long long)a.schedules, a.trace_len,
+                             verify_verdict_name(b.verdict), (unsigned long long)b.states,
+                             (unsigned long long)b.schedules, b.trace_len);
+                /* the search explored something, and both found the kernel's verdict */
+                assert_true(a.states > 0);
+            }
+        }
+    }
 }
 
 /* Persistent blocks: 5 tiles of 32 elements on 3 blocks, 2 slots. Blocks
@@ -427,6 +499,8 @@ int main(void)
         cmocka_unit_test(test_chained_static_minimal_trace),
         cmocka_unit_test(test_chained_static_obe_whenever_g_above_r),
         cmocka_unit_test(test_ticketed_free_under_obe),
+        cmocka_unit_test(test_exhaustive_up_to_eight_blocks),
+        cmocka_unit_test(test_snapshots_match_forks),
         cmocka_unit_test(test_persistent_blocks_free),
         cmocka_unit_test(test_chained_ticket_starves_under_hsa),
         cmocka_unit_test(test_no_waiting_answered_as_such),

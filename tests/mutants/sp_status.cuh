@@ -262,8 +262,14 @@ SL_DEVICE uint32_t SL_KN(tile_peek)(sl_tile_status ts, const void *words, size_t
 
 /* Warp-wide wait: lane l polls words[k] (k = idx, a signed index; k < 0
  * reads as P with the identity, the tiles before the first) until no lane
- * of the warp sees X, backing off between rounds. Returns the lane's
- * status and value. All 32 lanes of the warp call it together. Bounded:
+ * of the warp sees X, backing off between rounds. Every lane polls again
+ * in every round, as CUB's look-back does, not only the lanes that saw X:
+ * the result is one round's view of the window, and a waiting warp keeps
+ * no record of which words it has seen so far, which would multiply the
+ * states the deadlock explorer must visit by one subset of predecessors
+ * per waiting block (docs/deadlock.md). On the H100 the two cost the same.
+ * Returns the lane's status and value. All 32 lanes of the warp call it
+ * together. Bounded:
  * on giving up every lane gets P and the identity. first: the look-back's
  * first wait, which sleeps ts.first_ns before it polls. */
 SL_DEVICE uint32_t SL_KN(tile_wait_warp)(sl_tile_status ts, const void *words, long long idx, T *v, int first)
@@ -284,7 +290,7 @@ SL_DEVICE uint32_t SL_KN(tile_wait_warp)(sl_tile_status ts, const void *words, l
         }
         NANOSLEEP(ns);
         ns = ns < ts.max_ns ? 2 * ns : ns;
-        if (s == SL_TILE_X)
+        if (idx >= 0)
             s = SL_KN(tile_peek)(ts, words, (size_t)idx, v);
     }
     return s;

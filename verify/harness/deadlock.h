@@ -16,7 +16,7 @@
  * the largest grid at which every single-pass scan finishes every model
  * in seconds on two cores (docs/deadlock.md gives the measurements). */
 #define VERIFY_DEADLOCK_MAX_EXHAUSTIVE 8
-#define VERIFY_DEADLOCK_AUTO_EXHAUSTIVE 3
+#define VERIFY_DEADLOCK_AUTO_EXHAUSTIVE 8
 /* Random schedules of a sampled search when none are asked for. */
 #define VERIFY_DEADLOCK_DEFAULT_SAMPLES 100
 /* The largest grid the command takes (a sampled search). */
