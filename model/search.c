@@ -368,6 +368,57 @@ static bool seen(uint64_t h)
     }
 }
 
+/* Whether a path ends at the state of hash h before any choice there: a
+ * deadlock known already and no longer than this path (one found from here
+ * could not be shorter), a state seen at no smaller depth, or a limit (then
+ * the search is incomplete). */
+static bool path_ends_at(uint64_t h)
+{
+    const model_search_result *best = result();
+    if (best->verdict == MODEL_VERDICT_DEADLOCK && S.pathlen >= best->trace_len)
+        return true;
+    if (seen(h))
+        return true;
+    const uint64_t limit = S.cfg.max_states ? S.cfg.max_states : DEFAULT_MAX_STATES;
+    if (S.sh->states > limit || S.depth + 1 >= MAX_DEPTH) {
+        S.sh->incomplete = 1;
+        return true;
+    }
+    return false;
+}
+
+/* Takes choice (what, b) at the state of hash h: false when that stopped
+ * the launch (the finding is recorded), else *changed says whether the
+ * state changed. */
+static bool take(char what, unsigned b, uint64_t h, unsigned nblocks, unsigned nres, unsigned *done,
+                 uint64_t *launch_steps, model_stats *s, bool *changed)
+{
+    if (!apply(what, b, nres, done, launch_steps, s)) {
+        record_finding(s);
+        return false;
+    }
+    *changed = state_hash(nblocks, s) != h;
+    return true;
+}
+
+/* The last of the k choices at the state of hash h, the others having
+ * changed it as changed[0 .. k - 1) says: 0 when the path goes on from the
+ * new state, else it ends, with a schedule (1: a finding, or a stuck state
+ * kept as a deadlock) or without (2: the turn changed nothing). */
+static int take_last(const char *what, const unsigned *blk, unsigned k, uint64_t h, bool *changed,
+                     unsigned nblocks, unsigned nres, unsigned *done, uint64_t *launch_steps, model_stats *s)
+{
+    if (!take(what[k - 1], blk[k - 1], h, nblocks, nres, done, launch_steps, s, &changed[k - 1]))
+        return 1;
+    unsigned alone;
+    if (what[0] == 'r' && is_stuck(nblocks, blk, changed, k, &alone)) {
+        record_deadlock(nblocks, alone);
+        return 1;
+    }
+    push_step(what[k - 1], blk[k - 1]);
+    return changed[k - 1] ? 0 : 2;
+}
+
 static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *launch_steps, model_stats *s)
 {
     unsigned done = 0;
@@ -375,30 +426,19 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
     unsigned blk[MODEL_TRACE_MAX];
     bool changed[MODEL_TRACE_MAX];
     while (done < nblocks) {
-        /* a deadlock found from here would be no shorter than this path:
-         * once one is known, longer paths cannot improve the trace kept */
-        const model_search_result *best = result();
-        if (best->verdict == MODEL_VERDICT_DEADLOCK && S.pathlen >= best->trace_len)
-            return end_path(false);
         const uint64_t h = state_hash(nblocks, s);
-        if (seen(h))
+        if (path_ends_at(h))
             return end_path(false);
-        const uint64_t limit = S.cfg.max_states ? S.cfg.max_states : DEFAULT_MAX_STATES;
-        if (S.sh->states > limit || S.depth + 1 >= MAX_DEPTH) {
-            S.sh->incomplete = 1;
-            return end_path(false);
-        }
         const unsigned k = choices(nblocks, nres, what, blk);
         for (unsigned i = 0; i + 1 < k; i++) {
             fflush(NULL);
             pid_t pid = fork();
             if (pid == 0) {
                 S.is_child = true;
-                if (!apply(what[i], blk[i], nres, &done, launch_steps, s)) {
-                    record_finding(s);
+                bool ch;
+                if (!take(what[i], blk[i], h, nblocks, nres, &done, launch_steps, s, &ch))
                     return end_path(true);
-                }
-                S.sh->changed[S.depth] = state_hash(nblocks, s) != h;
+                S.sh->changed[S.depth] = ch;
                 push_step(what[i], blk[i]);
                 goto next_state; /* the child explores on from here */
             }
@@ -412,19 +452,9 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
             changed[i] = S.sh->changed[S.depth];
         }
         /* the last choice here, in this process */
-        if (!apply(what[k - 1], blk[k - 1], nres, &done, launch_steps, s)) {
-            record_finding(s);
-            return end_path(true);
-        }
-        changed[k - 1] = state_hash(nblocks, s) != h;
-        unsigned alone;
-        if (what[0] == 'r' && is_stuck(nblocks, blk, changed, k, &alone)) {
-            record_deadlock(nblocks, alone);
-            return end_path(true);
-        }
-        push_step(what[k - 1], blk[k - 1]);
-        if (!changed[k - 1])
-            return end_path(false);
+        const int end = take_last(what, blk, k, h, changed, nblocks, nres, &done, launch_steps, s);
+        if (end)
+            return end_path(end == 1);
     next_state:;
     }
     return SL_OK;
@@ -527,17 +557,9 @@ static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *d
     for (;;) {
         if (*done == nblocks)
             return launch_finished();
-        const model_search_result *best = result();
-        if (best->verdict == MODEL_VERDICT_DEADLOCK && S.pathlen >= best->trace_len)
-            return false;
         const uint64_t h = state_hash(nblocks, s);
-        if (seen(h))
+        if (path_ends_at(h))
             return false;
-        const uint64_t limit = S.cfg.max_states ? S.cfg.max_states : DEFAULT_MAX_STATES;
-        if (S.sh->states > limit || S.depth + 1 >= MAX_DEPTH) {
-            S.sh->incomplete = 1;
-            return false;
-        }
         const unsigned k = choices(nblocks, nres, what, blk);
         model_snap *sn = k > 1 ? snap_at(level) : NULL;
         if (k > 1 && (!sn || !save_state(sn, nblocks, nres, *done, s))) {
@@ -545,11 +567,9 @@ static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *d
             return false;
         }
         for (unsigned i = 0; i + 1 < k; i++) {
-            if (!apply(what[i], blk[i], nres, done, launch_steps, s)) {
-                record_finding(s);
+            if (!take(what[i], blk[i], h, nblocks, nres, done, launch_steps, s, &changed[i])) {
                 S.sh->schedules++;
             } else {
-                changed[i] = state_hash(nblocks, s) != h;
                 push_step(what[i], blk[i]);
                 if (explore(level + 1, nblocks, nres, done, launch_steps, s))
                     return true;
@@ -557,20 +577,10 @@ static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *d
             restore_state(sn, nblocks, nres, done, s);
         }
         /* the last choice here, in place */
-        if (!apply(what[k - 1], blk[k - 1], nres, done, launch_steps, s)) {
-            record_finding(s);
+        const int end = take_last(what, blk, k, h, changed, nblocks, nres, done, launch_steps, s);
+        if (end == 1)
             S.sh->schedules++;
-            return false;
-        }
-        changed[k - 1] = state_hash(nblocks, s) != h;
-        unsigned alone;
-        if (what[0] == 'r' && is_stuck(nblocks, blk, changed, k, &alone)) {
-            record_deadlock(nblocks, alone);
-            S.sh->schedules++;
-            return false;
-        }
-        push_step(what[k - 1], blk[k - 1]);
-        if (!changed[k - 1])
+        if (end)
             return false;
     }
 }
