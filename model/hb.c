@@ -178,9 +178,7 @@ mrel model_hb_release(mthread *t, int kind)
 {
     mrel r;
     memset(&r, 0, sizeof r);
-    /* a schedule search keeps no order between events: its states are
-     * memory and where threads wait, and its loads see the newest store */
-    if (model_search_active())
+    if (!model_L.ordering)
         return r;
     r.clock = model_clock(t);
     if (kind & MODEL_RELEASE) {
@@ -206,7 +204,7 @@ static bool reaches(const mthread *t, const mrel *r)
 
 void model_hb_read(mthread *t, int kind, const mrel *r)
 {
-    if (model_search_active())
+    if (!model_L.ordering)
         return;
     /* a thread cannot go on before the value it read was written; an
      * atomic takes its turn instead (a ticket is no chain of steps) */
@@ -242,7 +240,7 @@ void model_hb_read(mthread *t, int kind, const mrel *r)
 
 void model_hb_fence(mthread *t, int scope)
 {
-    if (model_search_active())
+    if (!model_L.ordering)
         return;
     t->seq++;
     const mpos here = model_pos(t);

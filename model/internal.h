@@ -158,6 +158,7 @@ typedef struct {
     sl_status abort_status;
     uint64_t progress, weak_progress;
     bool accounting;
+    bool ordering; /* happens-before and strong stores' histories kept (not in a schedule search) */
     /* explored schedules (model_config.schedule != 0) */
     bool explore;
     uint64_t rng;       /* the schedule's random stream */

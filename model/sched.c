@@ -1140,6 +1140,9 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     /* a schedule search counts nothing and checks no races (the run
      * before it did): its states are memory and where threads wait */
     model_L.accounting = accounting && !model_search_active();
+    /* nor does it order events or keep store histories: its loads see the
+     * newest store */
+    model_L.ordering = !model_search_active();
     /* an explored schedule: its own random stream for every launch */
     model_L.explore = c->schedule != 0;
     model_L.rng = c->schedule ^ (s->launches + 1) * UINT64_C(0xd1342543de82ef95);

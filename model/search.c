@@ -467,7 +467,7 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
  * in place. A launch that finishes goes on with the host driver in a
  * forked child (a later launch may wait between blocks too), and the
  * search waits for it. Forking at every choice copies the address space
- * each time, which cost about 4 ms a state on the look-back kernels. */
+ * each time, which cost about 3 ms a state on the look-back kernels. */
 
 /* Recursion depth of the search (choices explored below a state): each
  * level holds one snapshot and a frame on the host's stack. */
@@ -492,37 +492,50 @@ static void snaps_free(void)
     snaps = NULL;
 }
 
-/* The state of the launch and of the search's path into sn. */
-static bool save_state(model_snap *sn, unsigned nblocks, unsigned nres, unsigned done, const model_stats *s)
+/* The search's own part of a state (where the path stands), in the order
+ * a snapshot keeps it: n parts at part[i], size[i] bytes each. */
+#define PATH_PARTS 8
+static void path_parts(unsigned nblocks, unsigned *done, model_stats *s, void *part[PATH_PARTS],
+                       size_t size[PATH_PARTS])
 {
+    unsigned i = 0;
+#define PART(p, n) (part[i] = (p), size[i++] = (n))
+    PART(status, nblocks);
+    PART(slot_of, nblocks * sizeof *slot_of);
+    PART(done, sizeof *done);
+    PART(&S.depth, sizeof S.depth);
+    PART(&S.pathlen, sizeof S.pathlen);
+    PART(&S.ndispatch, sizeof S.ndispatch);
+    PART(&s->has_error, sizeof s->has_error);
+    PART(&s->error, sizeof s->error);
+#undef PART
+}
+
+/* The state of the launch and of the search's path into sn. */
+static bool save_state(model_snap *sn, unsigned nblocks, unsigned nres, unsigned done, model_stats *s)
+{
+    void *part[PATH_PARTS];
+    size_t size[PATH_PARTS];
+    path_parts(nblocks, &done, s, part, size);
     sn->len = 0;
     sn->failed = false;
     model_sched_save(sn, nres);
     model_mem_save(sn);
-    model_snap_put(sn, status, nblocks);
-    model_snap_put(sn, slot_of, nblocks * sizeof *slot_of);
-    model_snap_put(sn, &done, sizeof done);
-    model_snap_put(sn, &S.depth, sizeof S.depth);
-    model_snap_put(sn, &S.pathlen, sizeof S.pathlen);
-    model_snap_put(sn, &S.ndispatch, sizeof S.ndispatch);
-    model_snap_put(sn, &s->has_error, sizeof s->has_error);
-    model_snap_put(sn, &s->error, sizeof s->error);
+    for (unsigned i = 0; i < PATH_PARTS; i++)
+        model_snap_put(sn, part[i], size[i]);
     return !sn->failed;
 }
 
 static void restore_state(const model_snap *sn, unsigned nblocks, unsigned nres, unsigned *done, model_stats *s)
 {
+    void *part[PATH_PARTS];
+    size_t size[PATH_PARTS];
+    path_parts(nblocks, done, s, part, size);
     const unsigned char *cur = sn->p;
     model_sched_restore(&cur, nres);
     model_mem_restore(&cur);
-    model_snap_get(&cur, status, nblocks);
-    model_snap_get(&cur, slot_of, nblocks * sizeof *slot_of);
-    model_snap_get(&cur, done, sizeof *done);
-    model_snap_get(&cur, &S.depth, sizeof S.depth);
-    model_snap_get(&cur, &S.pathlen, sizeof S.pathlen);
-    model_snap_get(&cur, &S.ndispatch, sizeof S.ndispatch);
-    model_snap_get(&cur, &s->has_error, sizeof s->has_error);
-    model_snap_get(&cur, &s->error, sizeof s->error);
+    for (unsigned i = 0; i < PATH_PARTS; i++)
+        model_snap_get(&cur, part[i], size[i]);
 }
 
 /* The launch finished on this path: a child goes on with the host driver

@@ -123,8 +123,7 @@ static mfloor *floor_of(mthread *t, uintptr_t addr, bool create)
 
 void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, const void *v, const mrel *rel)
 {
-    /* a schedule search's loads see the newest store: no histories */
-    if (size > 16 || model_search_active())
+    if (size > 16 || !model_L.ordering)
         return;
     mhist *h = find(p, true);
     if (!h)
