@@ -96,10 +96,51 @@ static bool skip(reader *r, int depth)
     return true;
 }
 
+/* Numbers of any size or sign into the row's integer fields: a damaged
+ * file gives a wrong value, never a conversion out of range. */
+static uint64_t to_u64(double v)
+{
+    return v >= 0 && v < 1.8e19 ? (uint64_t)v : 0;
+}
+
+static int to_int(double v)
+{
+    return v >= -2e9 && v <= 2e9 ? (int)v : 0;
+}
+
+static bool is_number_key(const char *key)
+{
+    static const char *const keys[] = {"n",        "block",        "launch", "predicted",
+                                       "measured", "measured_own", "bytes",  "poll_sectors"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcmp(key, keys[i]))
+            return true;
+    return false;
+}
+
+static void set_number(model_fid_row *x, const char *key, double v, bool null)
+{
+    if (!strcmp(key, "n"))
+        x->n = null ? 0 : to_u64(v);
+    else if (!strcmp(key, "block"))
+        x->block = null || v > 4e9 ? 0 : (unsigned)to_u64(v);
+    else if (!strcmp(key, "launch"))
+        x->launch = null ? 0 : to_int(v);
+    else if (!strcmp(key, "predicted"))
+        x->has_predicted = !null, x->predicted = v;
+    else if (!strcmp(key, "measured"))
+        x->has_measured = !null, x->measured = v;
+    else if (!strcmp(key, "measured_own"))
+        x->has_own = !null, x->own = v;
+    else if (!strcmp(key, "bytes"))
+        x->bytes = null ? 0 : v;
+    else
+        x->poll_sectors = null ? 0 : v;
+}
+
 static bool row(reader *r, model_fid_row *x)
 {
     memset(x, 0, sizeof *x);
-    x->launch = 0;
     if (!eat(r, '{'))
         return false;
     if (eat(r, '}'))
@@ -108,8 +149,6 @@ static bool row(reader *r, model_fid_row *x)
         char key[32];
         if (!string(r, key, sizeof key) || !eat(r, ':'))
             return false;
-        double v = 0;
-        bool null = false;
         char *dst = !strcmp(key, "algo")     ? x->algo
                     : !strcmp(key, "kernel") ? x->kernel
                     : !strcmp(key, "type")   ? x->type
@@ -119,28 +158,15 @@ static bool row(reader *r, model_fid_row *x)
                        : !strcmp(key, "kernel") ? sizeof x->kernel
                        : !strcmp(key, "type")   ? sizeof x->type
                                                 : sizeof x->metric;
+        double v = 0;
+        bool null = false;
         if (dst) {
             if (!string(r, dst, dsize))
                 return false;
-        } else if (!strcmp(key, "n") || !strcmp(key, "block") || !strcmp(key, "launch") ||
-                   !strcmp(key, "predicted") || !strcmp(key, "measured") || !strcmp(key, "bytes") ||
-                   !strcmp(key, "poll_sectors")) {
+        } else if (is_number_key(key)) {
             if (!number(r, &v, &null))
                 return false;
-            if (!strcmp(key, "n"))
-                x->n = null ? 0 : (uint64_t)v;
-            else if (!strcmp(key, "block"))
-                x->block = null ? 0 : (unsigned)v;
-            else if (!strcmp(key, "launch"))
-                x->launch = null ? 0 : (int)v;
-            else if (!strcmp(key, "predicted"))
-                x->has_predicted = !null, x->predicted = v;
-            else if (!strcmp(key, "measured"))
-                x->has_measured = !null, x->measured = v;
-            else if (!strcmp(key, "bytes"))
-                x->bytes = null ? 0 : v;
-            else
-                x->poll_sectors = null ? 0 : v;
+            set_number(x, key, v, null);
         } else if (!skip(r, 1)) {
             return false;
         }
@@ -215,6 +241,7 @@ sl_status model_fid_load(const char *path, model_fid *f)
         len += got;
     } while (got > 0);
     fclose(fp);
+    buf[len] = '\0'; /* strtod stops here on a file that ends in a number */
     reader r = {buf, buf + len, false};
     sl_status st = parse(&r, f);
     free(buf);
@@ -238,67 +265,296 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Whole i32 scans at n >= 2^24: sums of their time rows. */
+/* A row and its place in the file, which breaks ties so that sums and
+ * "the last row of a metric" follow the file's order. */
 typedef struct {
-    const char *algo;
-    uint64_t n;
-    double predicted, measured;
-    bool complete;
-} scan_total;
+    const model_fid_row *r;
+    size_t at;
+} row_ref;
 
-void model_fid_summarise(const model_fid *f, model_fid_summary *s)
+static int cmp_at(size_t a, size_t b)
 {
-    memset(s, 0, sizeof *s);
+    return (a > b) - (a < b);
+}
+
+/* A launch: (algo, kernel, type, n, block, launch), as
+ * tools/fidelity_data.py's launch_key. */
+static int cmp_launch(const void *pa, const void *pb)
+{
+    const row_ref *a = pa, *b = pb;
+    int c = strcmp(a->r->algo, b->r->algo);
+    if (!c)
+        c = strcmp(a->r->kernel, b->r->kernel);
+    if (!c)
+        c = strcmp(a->r->type, b->r->type);
+    if (!c)
+        c = (a->r->n > b->r->n) - (a->r->n < b->r->n);
+    if (!c)
+        c = (a->r->block > b->r->block) - (a->r->block < b->r->block);
+    if (!c)
+        c = (a->r->launch > b->r->launch) - (a->r->launch < b->r->launch);
+    return c ? c : cmp_at(a->at, b->at);
+}
+
+static bool same_launch(const model_fid_row *a, const model_fid_row *b)
+{
+    return !strcmp(a->algo, b->algo) && !strcmp(a->kernel, b->kernel) && !strcmp(a->type, b->type) &&
+           a->n == b->n && a->block == b->block && a->launch == b->launch;
+}
+
+static void count_metric(model_fid_summary *s, const model_fid_row *x)
+{
+    size_t k = 0;
+    while (k < s->nmetrics && strcmp(s->metric[k].metric, x->metric) != 0)
+        k++;
+    if (k == s->nmetrics) {
+        if (k == sizeof s->metric / sizeof s->metric[0])
+            return;
+        s->metric[s->nmetrics++].metric = x->metric;
+    }
+    model_fid_metric *m = &s->metric[k];
+    m->total++;
+    m->exact += x->has_predicted && x->predicted == x->measured;
+    if (x->has_own) {
+        m->own_total++;
+        m->own_exact += x->has_predicted && x->predicted == x->own;
+    }
+}
+
+/* A kernel whatever its type and operator: "bk_scan_i32_add" -> "bk_scan"
+ * (the name less its last two "_" parts, as the Python's rsplit("_", 2)). */
+typedef struct {
+    const char *name;
+    size_t len;
+} kernel_name;
+
+static kernel_name kernel_of(const char *k)
+{
+    const char *cut = strrchr(k, '_');
+    if (cut) {
+        const char *prev = cut;
+        while (prev > k && prev[-1] != '_')
+            prev--;
+        if (prev > k)
+            cut = prev - 1;
+    }
+    return (kernel_name){k, cut ? (size_t)(cut - k) : strlen(k)};
+}
+
+static int cmp_kernel(const void *pa, const void *pb)
+{
+    const kernel_name *a = pa, *b = pb;
+    size_t m = a->len < b->len ? a->len : b->len;
+    int c = strncmp(a->name, b->name, m);
+    return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+static size_t distinct_kernels(kernel_name *k, size_t n)
+{
+    qsort(k, n, sizeof *k, cmp_kernel);
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += i == 0 || cmp_kernel(&k[i - 1], &k[i]) != 0;
+    return d;
+}
+
+/* The last row of metric among one launch's rows, or NULL. */
+static const model_fid_row *in_launch(const row_ref *g, size_t len, const char *metric)
+{
+    for (size_t i = len; i-- > 0;)
+        if (!strcmp(g[i].r->metric, metric))
+            return g[i].r;
+    return NULL;
+}
+
+/* rs[0..n) found and measured (the launch is compared on them). */
+static bool all_measured(const model_fid_row *const *rs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!rs[i] || !rs[i]->has_measured)
+            return false;
+    return true;
+}
+
+/* The shared goals over one launch's rows: the l1tex counts, and the
+ * kernel's own (only where both conflict rows carry measured_own). */
+static void launch_goals(const row_ref *g, size_t len, model_fid_summary *s, kernel_name *shared_k,
+                         kernel_name *own_k)
+{
+    /* conflicts first: the own goal reads l1[0] and l1[1] */
+    const model_fid_row *l1[4] = {
+        in_launch(g, len, MODEL_FID_CONFLICTS_LD), in_launch(g, len, MODEL_FID_CONFLICTS_ST),
+        in_launch(g, len, MODEL_FID_WAVEFRONTS_LD), in_launch(g, len, MODEL_FID_WAVEFRONTS_ST)};
+    if (all_measured(l1, 4)) {
+        bool exact = true;
+        for (size_t i = 0; i < 4; i++)
+            exact &= l1[i]->has_predicted && l1[i]->predicted == l1[i]->measured;
+        shared_k[s->shared_total++] = kernel_of(g[0].r->kernel);
+        s->shared_exact += exact;
+    }
+    const model_fid_row *own[2] = {in_launch(g, len, MODEL_FID_OWN_WAVEFRONTS_LD),
+                                   in_launch(g, len, MODEL_FID_OWN_WAVEFRONTS_ST)};
+    if (!all_measured(own, 2) || !all_measured(l1, 2) || !l1[0]->has_own || !l1[1]->has_own)
+        return;
+    bool exact = true;
+    for (size_t i = 0; i < 2; i++)
+        exact &= own[i]->has_predicted && own[i]->predicted == own[i]->measured && l1[i]->has_predicted &&
+                 l1[i]->predicted == l1[i]->own;
+    own_k[s->own_total++] = kernel_of(g[0].r->kernel);
+    s->own_exact += exact;
+}
+
+static sl_status shared_goals(const model_fid *f, model_fid_summary *s)
+{
+    size_t n = f->nrows ? f->nrows : 1;
+    row_ref *refs = malloc(n * sizeof *refs);
+    kernel_name *shared_k = malloc(n * sizeof *shared_k), *own_k = malloc(n * sizeof *own_k);
+    sl_status st = refs && shared_k && own_k ? SL_OK : SL_ERR_NOMEM;
+    for (size_t i = 0; st == SL_OK && i < f->nrows; i++)
+        refs[i] = (row_ref){&f->rows[i], i};
+    if (st == SL_OK) {
+        qsort(refs, f->nrows, sizeof *refs, cmp_launch);
+        for (size_t a = 0, b; a < f->nrows; a = b) {
+            for (b = a + 1; b < f->nrows && same_launch(refs[a].r, refs[b].r);)
+                b++;
+            launch_goals(refs + a, b - a, s, shared_k, own_k);
+        }
+        s->shared_kernels = distinct_kernels(shared_k, s->shared_total);
+        s->own_kernels = distinct_kernels(own_k, s->own_total);
+    }
+    free(refs);
+    free(shared_k);
+    free(own_k);
+    return st;
+}
+
+/* Launches moving more than 1 MB: those within 25% (decided as the Python
+ * does, |predicted - measured| <= 25% of measured) and the median error. */
+static sl_status time_goals(const model_fid *f, model_fid_summary *s)
+{
     double *err = malloc((f->nrows + 1) * sizeof *err);
-    scan_total *tot = malloc((f->nrows + 1) * sizeof *tot);
-    size_t ntot = 0;
+    if (!err)
+        return SL_ERR_NOMEM;
     for (size_t i = 0; i < f->nrows; i++) {
         const model_fid_row *x = &f->rows[i];
-        if (!x->has_measured)
+        if (strcmp(x->metric, MODEL_FID_TIME) != 0 || !x->has_measured || !x->has_predicted || x->launch < 0 ||
+            !(x->bytes > MODEL_FID_BIG_BYTES) || !(x->measured > 0))
             continue;
-        if (strcmp(x->metric, MODEL_FID_TIME) != 0) {
-            size_t k = 0;
-            while (k < s->nmetrics && strcmp(s->metric[k].metric, x->metric) != 0)
-                k++;
-            if (k == s->nmetrics) {
-                if (k == sizeof s->metric / sizeof s->metric[0])
-                    continue;
-                s->metric[s->nmetrics++].metric = x->metric;
-            }
-            s->metric[k].total++;
-            s->metric[k].exact += x->has_predicted && x->predicted == x->measured;
-            continue;
-        }
-        if (x->has_predicted && x->launch >= 0 && x->bytes > MODEL_FID_BIG_BYTES && x->measured > 0) {
-            double e = fabs(x->predicted - x->measured) / x->measured;
-            if (err)
-                err[s->time_big] = e;
-            s->time_big++;
-            s->time_within += e <= MODEL_FID_TIME_TOLERANCE;
-        }
-        if (tot && strcmp(x->type, "i32") == 0 && x->n >= (1u << 24)) {
-            size_t k = 0;
-            while (k < ntot && !(tot[k].n == x->n && strcmp(tot[k].algo, x->algo) == 0))
-                k++;
-            if (k == ntot)
-                tot[ntot++] = (scan_total){x->algo, x->n, 0, 0, true};
-            tot[k].predicted += x->predicted;
-            tot[k].measured += x->measured;
-            tot[k].complete &= x->has_predicted;
-        }
+        double d = fabs(x->predicted - x->measured);
+        err[s->time_big++] = d / x->measured;
+        s->time_within += d <= MODEL_FID_TIME_TOLERANCE * x->measured;
     }
-    if (err && s->time_big) {
+    if (s->time_big) {
         qsort(err, s->time_big, sizeof *err, cmp_double);
         s->time_median_error = s->time_big % 2 ? err[s->time_big / 2]
                                                : 0.5 * (err[s->time_big / 2 - 1] + err[s->time_big / 2]);
     }
-    for (size_t a = 0; tot && a < ntot; a++)
-        for (size_t b = a + 1; b < ntot; b++) {
-            if (tot[a].n != tot[b].n || !tot[a].complete || !tot[b].complete || tot[a].measured == tot[b].measured)
-                continue;
-            s->pairs++;
-            s->pairs_right += (tot[a].predicted < tot[b].predicted) == (tot[a].measured < tot[b].measured);
-        }
     free(err);
-    free(tot);
+    return SL_OK;
+}
+
+static bool whole_scan_row(const model_fid_row *x)
+{
+    return x->has_measured && !strcmp(x->metric, MODEL_FID_TIME) && !strcmp(x->type, "i32") &&
+           x->n >= MODEL_FID_PAIRS_MIN_N;
+}
+
+static int cmp_scan_row(const void *pa, const void *pb)
+{
+    const row_ref *a = pa, *b = pb;
+    int c = (a->r->n > b->r->n) - (a->r->n < b->r->n);
+    if (!c)
+        c = strcmp(a->r->algo, b->r->algo);
+    return c ? c : cmp_at(a->at, b->at);
+}
+
+static int cmp_scan(const void *pa, const void *pb)
+{
+    const model_fid_scan *a = pa, *b = pb;
+    int c = (a->n > b->n) - (a->n < b->n);
+    if (!c)
+        c = (a->measured > b->measured) - (a->measured < b->measured);
+    return c ? c : strcmp(a->algo, b->algo);
+}
+
+sl_status model_fid_scans(const model_fid *f, model_fid_scan **scans, size_t *count)
+{
+    *scans = NULL;
+    *count = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < f->nrows; i++)
+        n += whole_scan_row(&f->rows[i]);
+    if (n == 0)
+        return SL_OK;
+    row_ref *refs = malloc(n * sizeof *refs);
+    model_fid_scan *out = malloc(n * sizeof *out);
+    if (!refs || !out) {
+        free(refs);
+        free(out);
+        return SL_ERR_NOMEM;
+    }
+    for (size_t i = 0, k = 0; i < f->nrows; i++)
+        if (whole_scan_row(&f->rows[i]))
+            refs[k++] = (row_ref){&f->rows[i], i};
+    qsort(refs, n, sizeof *refs, cmp_scan_row);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const model_fid_row *x = refs[i].r;
+        if (i == 0 || x->n != out[m - 1].n || strcmp(x->algo, refs[i - 1].r->algo) != 0) {
+            out[m] = (model_fid_scan){.n = x->n, .complete = true};
+            snprintf(out[m].algo, sizeof out[m].algo, "%s", x->algo);
+            m++;
+        }
+        model_fid_scan *t = &out[m - 1];
+        t->predicted += x->has_predicted ? x->predicted : 0;
+        t->measured += x->measured;
+        t->complete &= x->has_predicted;
+    }
+    free(refs);
+    qsort(out, m, sizeof *out, cmp_scan);
+    *scans = out;
+    *count = m;
+    return SL_OK;
+}
+
+/* Pairs of whole scans at the same n whose predicted times are in the
+ * order of the measured ones (equal measurements and scans without every
+ * prediction left out). */
+static sl_status scan_pairs(const model_fid *f, model_fid_summary *s)
+{
+    model_fid_scan *t;
+    size_t n;
+    sl_status st = model_fid_scans(f, &t, &n);
+    for (size_t a = 0, b; st == SL_OK && a < n; a = b) {
+        for (b = a + 1; b < n && t[b].n == t[a].n;)
+            b++;
+        model_fid_pairs p = {t[a].n, 0, 0};
+        for (size_t i = a; i < b; i++)
+            for (size_t j = i + 1; j < b; j++) {
+                if (!t[i].complete || !t[j].complete || t[i].measured == t[j].measured)
+                    continue;
+                p.pairs++;
+                p.right += (t[i].predicted < t[j].predicted) == (t[i].measured < t[j].measured);
+            }
+        s->pairs += p.pairs;
+        s->pairs_right += p.right;
+        if (s->npairs_n < sizeof s->pairs_n / sizeof s->pairs_n[0])
+            s->pairs_n[s->npairs_n++] = p;
+    }
+    free(t);
+    return st;
+}
+
+sl_status model_fid_summarise(const model_fid *f, model_fid_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < f->nrows; i++)
+        if (f->rows[i].has_measured && strcmp(f->rows[i].metric, MODEL_FID_TIME) != 0)
+            count_metric(s, &f->rows[i]);
+    sl_status st = shared_goals(f, s);
+    if (st == SL_OK)
+        st = time_goals(f, s);
+    if (st == SL_OK)
+        st = scan_pairs(f, s);
+    return st;
 }

@@ -128,6 +128,9 @@ typedef struct {
      * most what the GPU holds at once, whatever n (tools/fidelity_run
      * scales such a grid only up to that) */
     bool occupancy_grid;
+    /* the grid's size was fixed by the caller whatever n (model_fixed_grid):
+     * at most that many blocks at any size; 0 when not */
+    unsigned fixed_grid;
     size_t dyn_shared;        /* dynamic shared bytes per block */
     model_launch_counts c;    /* this launch's counts */
 } model_launch_stats;
@@ -143,6 +146,7 @@ typedef struct {
     uint64_t races, barrier_divergence, deadlocks, oob, misaligned, warp_errors, narrow_index;
     uint64_t skipped_blocks; /* huge grids: blocks not run */
     bool occupancy_asked;    /* the run has asked an occupancy query (model_occupancy) */
+    unsigned fixed_grid_asked; /* the grid the run fixed whatever n (model_fixed_grid); 0: none */
     unsigned huge_unchecked; /* huge grids: MODEL_HUGE_* reasons the outputs are not the kernel's */
     char huge_wait[160];     /* huge grids: where a block waited for a skipped one */
     uint64_t global_polls; /* strong loads of global memory: a kernel that waits between blocks has some */

@@ -141,6 +141,11 @@ unsigned model_occupancy(unsigned fallback);
  * bytes of dynamic shared memory: with model_config.occupancy_device set
  * (and no occupancy), what that device holds at once of such blocks. */
 unsigned model_occupancy_of(unsigned block, size_t dyn_shared, unsigned fallback);
+/* Host side: a grid of `blocks` blocks that the caller fixed whatever n
+ * (two-level's block count C), returned as it is; the launch records say so
+ * (model_launch_stats.fixed_grid), for tools that scale a launch to a
+ * larger n. */
+unsigned model_fixed_grid(unsigned blocks);
 
 /* Host side: device memory is host memory registered with the model, which
  * needs it for bounds checks and race shadows. */

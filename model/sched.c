@@ -838,6 +838,12 @@ unsigned model_occupancy_of(unsigned block, size_t dyn_shared, unsigned fallback
     return model_occupancy(fallback);
 }
 
+unsigned model_fixed_grid(unsigned blocks)
+{
+    model_current()->fixed_grid_asked = blocks;
+    return blocks;
+}
+
 uint64_t model_rand_below(uint64_t n) { return model_rand() % n; }
 
 static void fill_order(unsigned *order, unsigned n, const model_config *c)
@@ -1224,6 +1230,7 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
         ls->barriers = s->barriers - bar0;
         ls->reads_block_idx = model_L.id_read;
         ls->occupancy_grid = s->occupancy_asked;
+        ls->fixed_grid = s->fixed_grid_asked;
         ls->dyn_shared = cfg->shmem;
         ls->c = s->launch_acc;
     }

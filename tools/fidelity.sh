@@ -131,6 +131,10 @@ params=${FIDELITY_PARAMS:-two-level=132}
 only=${FIDELITY_ALGOS:-} # a space-separated subset of the algorithms (default: all)
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+# the same wavefronts attributed to the kernel's shared instructions (the
+# l1tex counters also count what other traffic cost them)
+metrics+=,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+metrics+=,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 metrics+=,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
 metrics+=,smsp__sass_branch_targets_threads_divergent.sum,gpu__time_duration.sum

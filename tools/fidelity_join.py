@@ -41,6 +41,12 @@ METRICS = [
     ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared_st_conflicts"),
     ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared_ld_wavefronts"),
     ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared_st_wavefronts"),
+    # the same wavefronts attributed to the kernel's own shared instructions
+    # (SASS-level): the l1tex counters above also count wavefronts that
+    # other traffic through the L1 data banks (global loads and stores of
+    # the blocks resident beside) cost these instructions
+    ("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared_ld_wavefronts"),
+    ("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared_st_wavefronts"),
     ("smsp__sass_inst_executed_op_shared_ld.sum", "shared_ld"),
     ("smsp__sass_inst_executed_op_shared_st.sum", "shared_st"),
     ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global_ld_sectors"),
@@ -146,6 +152,24 @@ def time_row(s, measured):
                chain=s["chain"], scaled=s["scaled"])
 
 
+def own_conflicts(rows):
+    """The bank conflicts of the kernel's own shared instructions, on the
+    conflict rows of the launch just added ("measured_own"): what the GPU
+    counted less the wavefronts that other traffic added, which it counts
+    as conflicts too (l1tex wavefronts - SASS-attributed wavefronts)."""
+    launch = {}
+    for r in reversed(rows):
+        if r["metric"] in launch or r["metric"] == TIME:
+            break
+        launch[r["metric"]] = r
+    for op in ("ld", "st"):
+        c = launch.get(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum")
+        w = launch.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum")
+        own = launch.get(f"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum")
+        if c and w and own and None not in (c["measured"], w["measured"], own["measured"]):
+            c["measured_own"] = c["measured"] - (w["measured"] - own["measured"])
+
+
 def join(args):
     sim = load_sim(args.sim)
     rows, problems = [], []
@@ -191,6 +215,7 @@ def join(args):
                             if field == "global_ld_sectors" and s["global_atom_sectors"]:
                                 extra["atom_sectors"] = s["global_atom_sectors"]
                             rows.append(row(s, metric, s[field], number(r.get(metric)), **extra))
+                        own_conflicts(rows)
                     rows.append(time_row(s, number(r.get(TIME))))
                 p = at + len(launches)
                 continue

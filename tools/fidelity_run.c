@@ -14,7 +14,9 @@
  * block with their counts and blocks multiplied by SCALE, and n too: the
  * launches of a SCALE times larger input, whose full tiles do what the
  * simulated ones did (for sizes too large to simulate; one-block launches
- * are kept as they are, "scaled": true marks them).
+ * are kept as they are, "scaled": true marks them). A grid that does not
+ * grow with n (an occupancy query's, or one the caller fixed) keeps its
+ * size; a fixed grid's blocks take the rest of the factor in their steps.
  *
  * Exit status: 0 every case ran and was right, 1 one was not, 2 bad usage. */
 #include <stdio.h>
@@ -153,13 +155,23 @@ static void print_launch(const fcase *c, size_t index, size_t k, const model_lau
         /* a chain through every block grows with them; a short one does not */
         if (x->chain + 1 >= l.blocks)
             x->chain = (uint64_t)((double)(x->chain + 1) * scale + 0.5) - 1;
+        const unsigned blocks0 = l.blocks;
         l.blocks = (unsigned)((double)l.blocks * scale + 0.5);
         /* a grid sized by an occupancy query (grid-stride and persistent
-         * kernels) grows with n only up to what the GPU holds at once */
+         * kernels) grows with n only up to what the GPU holds at once, and
+         * a grid the caller fixed (two-level's C) not at all */
         if (l.occupancy_grid && dev) {
             const uint64_t held = model_time_resident_blocks(dev, l.threads_per_block, l.dyn_shared);
             if (l.blocks > held)
                 l.blocks = (unsigned)held;
+        }
+        /* a fixed grid's blocks do the rest of the factor in series: their
+         * steps grow by it. (Not so an occupancy-sized grid's: the
+         * simulator runs a persistent grid's tiles a block each, and their
+         * steps hold the spin of a chain the GPU does not wait through.) */
+        if (l.fixed_grid && l.blocks > l.fixed_grid) {
+            l.blocks = blocks0 > l.fixed_grid ? blocks0 : l.fixed_grid;
+            l.steps = (uint64_t)((double)l.steps * scale * (double)blocks0 / (double)l.blocks + 0.5);
         }
     }
     const model_launch_counts *x = &l.c;

@@ -108,6 +108,10 @@ SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, i
             ST(sh, 1, l);
     }
     SYNCTHREADS();
+    /* nvcc reads sh[0] and sh[1] here with one vector load per warp on
+     * every tile and selects (LDS.64, LDS.128 for 8-byte types, on sm_90):
+     * the GPU counts one shared load per warp and tile where the
+     * simulator counts the loads below (docs/model-fidelity.md) */
     T prefix = total;
     if (j == 0) {
         if (o > 0)

@@ -97,7 +97,8 @@ static sl_status SL_KN(tl_dev)(const void *d_in_, void *d_out_, const sl_kargs *
 #else
     /* the simulator's occupancy answer when one is set (a huge run answers
      * a block per tile, so that a few ranges can run alone) */
-    const size_t asked = a->param > 0 ? (size_t)a->param : model_occupancy(SL_TWO_LEVEL_SIM_RANGES);
+    const size_t asked = a->param > 0 ? (size_t)model_fixed_grid((unsigned)a->param)
+                                      : model_occupancy(SL_TWO_LEVEL_SIM_RANGES);
 #endif
     size_t ranges = 0, range_tiles = 0;
     sl_status st = SL_OK;

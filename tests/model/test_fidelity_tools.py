@@ -96,6 +96,12 @@ with tempfile.TemporaryDirectory() as d:
     head = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size",
             "Grid Size", "Device", "CC"] + [m for m, _ in fidelity_join.METRICS] + [fidelity_join.TIME]
     changed = None
+    col = {m: k for k, (m, _) in enumerate(fidelity_join.METRICS)}
+    inst_ld = col["smsp__sass_inst_executed_op_shared_ld.sum"]
+    # other traffic through the L1 data banks: 25 wavefronts more on the
+    # l1tex counters of one launch's stores, counted as conflicts too; the
+    # SASS-attributed wavefronts stay the kernel's own
+    busy = None
     for name in ("kogge-stone-db", "chained-ticket"):
         buf = io.StringIO()
         w = csv.writer(buf, quoting=csv.QUOTE_ALL)
@@ -109,8 +115,12 @@ with tempfile.TemporaryDirectory() as d:
                 continue  # a case whose run failed: not in the log
             vals = [r[f] for _, f in fidelity_join.METRICS]
             if changed is None and r["shared_ld"] > 0:
-                vals[4] = r["shared_ld"] - 30  # the compiler merged some loads
+                vals[inst_ld] = r["shared_ld"] - 30  # the compiler merged some loads
                 changed = (r["kernel"], r["launch"], r["shared_ld"], r["shared_ld"] - 30)
+            elif busy is None and r["shared_st_wavefronts"] > 0:
+                vals[col["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"]] += 25
+                vals[col["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"]] += 25
+                busy = (r["kernel"], r["launch"], r["n"])
             w.writerow([str(i), "1", "fidelity_run", "host", r["kernel"] + "_cuda", "1", "7",
                         f"({r['block']}, 1, 1)", f"({r['blocks']}, 1, 1)", "0", "9.0"] +
                        [f"{v:,}" for v in vals] + [str(round(r["predicted_ns"] * 1.1))])
@@ -130,12 +140,30 @@ with tempfile.TemporaryDirectory() as d:
     per = len(fidelity_join.METRICS) + 1
     check(len(rows) == per * len(joined), f"rows: {len(rows)}, want {per * len(joined)}")
     check(any("chained-ticket i32 196608" in p for p in doc["problems"]), "the missing case is reported")
-    diffs = [r for r in rows if r["predicted"] != r["measured"] and r["metric"] != fidelity_join.TIME]
+    diffs = [r for r in rows if r["predicted"] != r["measured"] and r["metric"] != fidelity_join.TIME
+             and (r["kernel"], r["launch"], r["n"]) != busy]
     check(len(diffs) == 1 and (diffs[0]["kernel"], diffs[0]["launch"], diffs[0]["predicted"],
                                diffs[0]["measured"]) == changed, f"the one difference: {diffs}")
+    # the launch with other traffic: its l1tex store counts 25 above the
+    # prediction, its own conflicts (measured_own) and SASS wavefronts exact
+    mine = {r["metric"]: r for r in rows if (r["kernel"], r["launch"], r["n"]) == busy}
+    st_c = mine.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", {})
+    st_w = mine.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", {})
+    check(busy is not None and st_c.get("measured") == st_c.get("predicted") + 25 and
+          st_c.get("measured_own") == st_c.get("predicted") and st_w.get("measured") == st_w.get("predicted") + 25,
+          f"other traffic taken out of the conflicts: {st_c}")
     s = fidelity_data.summarise(rows)
     exact, total = s["per_metric"]["smsp__sass_inst_executed_op_shared_ld.sum"]
     check(total == len(joined) and exact == len(joined) - 1, f"shared ld exact {exact} of {total}")
+    # the goal's two figures: with the counters as they are, the launch
+    # with other traffic and the one with merged loads miss (merged loads
+    # change no wavefront here: the changed count is instructions only);
+    # with the kernel's own counts, every launch is exact
+    g = s["goals"]
+    check((g["shared_exact"], g["shared_total"]) == (len(joined) - 1, len(joined)),
+          f"l1tex shared counts exact on all launches but the busy one: {g['shared_exact']} of {g['shared_total']}")
+    check((g["own_exact"], g["own_total"]) == (len(joined), len(joined)),
+          f"own shared counts exact on every launch: {g['own_exact']} of {g['own_total']}")
     polls = [r for r in rows if r.get("poll_sectors")]
     check(len(polls) == 1 and polls[0]["algo"] == "chained-ticket", "the polling launch is marked")
     check(s["goals"]["sectors_total"] == len(joined) - 1, "polling launches are not held to exact sectors")
@@ -168,6 +196,8 @@ with tempfile.TemporaryDirectory() as d:
     check(g.returncode == 0, f"doc exit {g.returncode}: {g.stderr}")
     text = open(md).read()
     check("the compiler hoisted a load common to both branches |" in text, "the cause is beside the difference")
+    check(text.count("other traffic: the kernel's own shared instructions needed") == 2,
+          "the busy launch's two store counts put down to other traffic")
     check(f"| `smsp__sass_inst_executed_op_shared_ld.sum` | {total} | {exact} |" in text, "the exact share")
 
     # an earlier run whose count of the differing launch was another: put
@@ -222,7 +252,8 @@ with tempfile.TemporaryDirectory() as d:
     check(rp.returncode == 0, f"repredict exit {rp.returncode}: {rp.stderr}")
     redoc = json.loads(rp.stdout)
     check(redoc["repredicted"]["changed"] == 1, f"one value predicted anew: {redoc.get('repredicted')}")
-    check(all(r["predicted"] == r["measured"] for r in redoc["rows"] if r["metric"] != fidelity_join.TIME),
+    check(all(r["predicted"] == r["measured"] for r in redoc["rows"] if r["metric"] != fidelity_join.TIME
+              and not (r["metric"].startswith("l1tex__data_") and (r["kernel"], r["launch"], r["n"]) == busy)),
           "every count now predicted exactly, the measured ones kept")
 
     g = subprocess.run([sys.executable, os.path.join(tools, "fidelity_doc.py"), os.path.join(d, "none.json"),

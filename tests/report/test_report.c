@@ -3,7 +3,8 @@
  * leaves no completed directory, a missing gnuplot is only a note, and the
  * -o contract: the folder is claimed for the whole run, only the report's
  * own files are ever replaced, a symbolic link or the working directory is
- * refused, an interrupt leaves nothing behind. */
+ * refused, an interrupt leaves nothing behind; the recorded comparison
+ * with the GPU shown from a small file, and its absence or damage said. */
 #include <dirent.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -675,6 +676,116 @@ static void test_claim_held(void **state)
     remove_report("held");
 }
 
+/* One count row of a launch 0 at n = 2048; more: what follows measured. */
+#define FID_ROW(algo, kernel, metric, pred, meas, more)                                                        \
+    "{\"algo\": \"" algo "\", \"kernel\": \"" kernel "\", \"type\": \"i32\", \"n\": 2048, \"block\": 256, "      \
+    "\"launch\": 0, \"metric\": \"" metric "\", \"predicted\": " #pred ", \"measured\": " #meas more "},\n"
+/* A launch's six shared counts: the l1tex conflicts ld (with measured_own)
+ * and st (exact), the l1tex wavefronts ld and st, and the SASS-attributed
+ * wavefronts, equal to the prediction. */
+#define FID_LAUNCH(algo, kernel, cld, cld_meas, cld_own, wld, wld_meas)                                        \
+    FID_ROW(algo, kernel, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", cld, cld_meas,          \
+            ", \"measured_own\": " #cld_own)                                                                   \
+    FID_ROW(algo, kernel, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 0, 0,                   \
+            ", \"measured_own\": 0")                                                                           \
+    FID_ROW(algo, kernel, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", wld, wld_meas, "")          \
+    FID_ROW(algo, kernel, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 8, 8, "")                   \
+    FID_ROW(algo, kernel, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", wld, wld, "")     \
+    FID_ROW(algo, kernel, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 8, 8, "")
+#define FID_TIME(algo, pred, meas)                                                                             \
+    "{\"algo\": \"" algo "\", \"kernel\": \"t_i32_add\", \"type\": \"i32\", \"n\": 16777216, \"block\": 256, "  \
+    "\"launch\": 0, \"metric\": \"gpu__time_duration.sum\", \"predicted\": " #pred ", \"measured\": " #meas       \
+    ", \"bytes\": 2e8}"
+
+/* A made-up comparison: launch a has its l1tex ld counts over by other
+ * traffic and its own counts exact, launch b its own conflicts ld 4
+ * against 3; the scans a (1.5 ms predicted, 1 measured: 50% over) and b
+ * (2 against 2.5: 20% under) in the right order. */
+static const char fid_doc[] = "{\"device\": \"Test GPU\", \"date\": \"2026-01-02\", \"rows\": [\n"
+    FID_LAUNCH("a", "k_i32_add", 4, 6, 4, 20, 22)
+    FID_LAUNCH("b", "m_i32_add", 3, 5, 4, 12, 14)
+    FID_TIME("a", 1.5e6, 1e6) ",\n" FID_TIME("b", 2e6, 2.5e6) "\n]}\n";
+
+/* dir/report.md holds text */
+static void md_has(const char *dir, const char *text)
+{
+    char *md = read_in(dir, "report.md");
+    if (!strstr(md, text))
+        fail_msg("%s/report.md lacks '%s'", dir, text);
+    free(md);
+}
+
+/* The quick report with SCANLAB_FIDELITY_FILE=file (absolute): it
+ * completes, into dir. */
+static void report_with_fidelity(const char *dir, const char *file)
+{
+    const char *args[] = {"report", "--quick", "-o", dir, seed_arg, NULL};
+    char *err;
+    int rc = run(args, "SCANLAB_FIDELITY_FILE", file, &err);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, err);
+    free(err);
+    md_has(dir, "## Simulator against the GPU");
+    char *md = read_in(dir, "report.md");
+    assert_null(strstr(md, "INCOMPLETE"));
+    free(md);
+}
+
+/* The fidelity section on a small file (every figure worked out by hand),
+ * without a file, and on a damaged one. */
+static void test_fidelity_section(void **state)
+{
+    (void)state;
+    char file[128];
+    snprintf(file, sizeof file, "%s/fid.json", workdir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs(fid_doc, f);
+    fclose(f);
+    report_with_fidelity("fid", file);
+    check_header("fid", "fidelity", "metric,counts,launches,exact,exact_percent,own_launches,own_exact");
+    static const char *const rows[] = {
+        "\nl1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,conflicts ld,2,0,0.0,2,1\n",
+        "\nl1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,conflicts st,2,2,100.0,2,2\n",
+        "\nl1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,wavefronts ld,2,0,0.0,,\n",
+        "\nsmsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,own wavefronts ld,2,2,100.0,,\n"};
+    char *csv = read_in("fid", "fidelity.csv");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strstr(csv, rows[i]))
+            fail_msg("fidelity.csv lacks %s", rows[i]);
+    assert_int_equal(count_lines(csv), 6 + 1);
+    free(csv);
+    check_header("fid", "fidelity-time", "algorithm,n,predicted_ms,measured_ms,ratio");
+    char *times = read_in("fid", "fidelity-time.csv");
+    assert_non_null(strstr(times, "\na,16777216,1.5000,1.0000,1.50\nb,16777216,2.0000,2.5000,0.80\n"));
+    free(times);
+    md_has("fid", "Test GPU, 2026-01-02");
+    md_has("fid", "all exact: 1 of 2 launches (50.0%) over 2 kernels");
+    md_has("fid", "as the l1tex counters give them: 0 of 2 (0.0%)");
+    md_has("fid", "1 of 2 launches moving more than 1 MB within 25% (50.0%; goal 80%), median error 35.0%");
+    md_has("fid", "n = 16777216: 1 of 1 (100.0%)");
+    md_has("fid", "docs/model-fidelity.md");
+    remove_report("fid");
+    /* no file: said so, with how one is made */
+    snprintf(file, sizeof file, "%s/none.json", workdir);
+    report_with_fidelity("nofid", file);
+    md_has("nofid", "No comparison of the simulator with a GPU has been recorded");
+    md_has("nofid", "'tools/gpu-check.sh fidelity'");
+    assert_false(exists("nofid", "fidelity.csv"));
+    remove_report("nofid");
+    /* a file cut off: named, nothing shown */
+    snprintf(file, sizeof file, "%s/fid.json", workdir);
+    f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("{\"device\": \"Test GPU\", \"rows\": [{\"n\": 12", f);
+    fclose(f);
+    report_with_fidelity("badfid", file);
+    md_has("badfid", "fid.json is not a fidelity file that this report can read");
+    assert_false(exists("badfid", "fidelity.csv"));
+    remove_report("badfid");
+    unlink(file);
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -712,6 +823,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_non_utf8_name),
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_claim_held),
+        cmocka_unit_test(test_fidelity_section),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     static const char *const logs[] = {"stderr", "stderr-cut", "stderr-held"};

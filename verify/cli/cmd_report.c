@@ -35,9 +35,10 @@ static const cli_command report_cmd = {
     "Runs every analysis on a default selection sized for a few minutes on two cores and writes "
     "DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the same tables) "
     "and DIR/<table>.csv and .json for every table. Sections: the algorithm table, verification "
-    "verdicts (every finding of the simulator fails them), work and steps of one block, bank "
-    "conflicts, float error against n and against the index, GPU runs (when a GPU is present) "
-    "and the call sites of each kernel the verification reached (with gcov's numbers when "
+    "verdicts (every finding of the simulator fails them), deadlock freedom, work and steps of one block, bank "
+    "conflicts, float error against n and against the index, GPU runs (when a GPU is present), "
+    "the simulator's counts and predicted times against the last recorded GPU run "
+    "(docs/data/fidelity-h100.json) and the call sites of each kernel the verification reached (with gcov's numbers when "
     "coverage/run.sh has made them). DIR is claimed when the report starts; the report is written "
     "to DIR.tmp-XXXXXX and moved into DIR when it is complete; a section that fails leaves the "
     "staging folder, its page saying INCOMPLETE. An interrupt removes what the report wrote.",
