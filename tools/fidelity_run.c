@@ -170,7 +170,7 @@ static void print_launch(const fcase *c, size_t index, size_t k, const model_lau
          * simulator runs a persistent grid's tiles a block each, and their
          * steps hold the spin of a chain the GPU does not wait through.) */
         if (l.fixed_grid && l.blocks > l.fixed_grid) {
-            l.blocks = blocks0 > l.fixed_grid ? blocks0 : l.fixed_grid;
+            l.blocks = l.fixed_grid; /* the simulated grid was at most that */
             l.steps = (uint64_t)((double)l.steps * scale * (double)blocks0 / (double)l.blocks + 0.5);
         }
     }

@@ -23,16 +23,6 @@ static const char *fidelity_path(void)
     return env && *env ? env : SCANLAB_SOURCE_ROOT "/" FIDELITY_FILE;
 }
 
-/* The path as the reader knows it: relative to the repository when it is
- * inside it (the build's absolute source root means nothing elsewhere). */
-static const char *shown_path(const char *path)
-{
-    const size_t len = strlen(SCANLAB_SOURCE_ROOT);
-    if (strncmp(path, SCANLAB_SOURCE_ROOT, len) == 0 && path[len] == '/')
-        return path + len + 1;
-    return path;
-}
-
 static const char *pct(char *buf, size_t size, size_t part, size_t whole)
 {
     if (whole == 0)
@@ -168,7 +158,7 @@ static sl_status time_table(report_section *s, const model_fid *f)
 static sl_status nothing_to_show(report_section *s, const char *path, sl_status load)
 {
     struct stat sb;
-    const char *shown = shown_path(path);
+    const char *shown = report_repo_path(path);
     if (load == SL_ERR_IO && stat(path, &sb) != 0)
         return report_text(s, "No comparison of the simulator with a GPU has been recorded: %s does not exist. "
                               "'tools/gpu-check.sh fidelity', run on a GPU host, runs every compared launch in "
@@ -198,7 +188,7 @@ static sl_status show(report_section *s, const char *path, const model_fid *f)
                             "conflicts of the kernel's own shared instructions are the counter less the "
                             "wavefronts that other traffic through the L1 data banks added.",
                          f->device[0] ? f->device : "an unnamed GPU", f->date[0] ? f->date : "undated",
-                         shown_path(path));
+                         report_repo_path(path));
     if (st == SL_OK)
         st = metric_table(s, &g);
     if (st == SL_OK)
