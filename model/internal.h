@@ -139,6 +139,9 @@ typedef struct mblock {
     unsigned nsallocs, capsallocs;
     mshadow *sshadow;
     uint64_t steps, interval_max, barriers, work;
+    uint64_t own_steps, interval_own; /* the same without the waits for other blocks */
+    uint64_t load_rounds;  /* intervals so far that issued a plain global load */
+    bool interval_loaded; /* the current interval issued one */
     uint64_t prio;      /* explored schedules: PCT priority (higher runs first) */
     bool active;
     bool stalled;       /* its last turn changed nothing (explored schedules) */

@@ -116,6 +116,13 @@ typedef struct {
     uint64_t global_atom_sectors; /* atomics (counted as loads in the run's totals) */
     uint64_t divergent_branches;
     uint64_t chain; /* cross-block waits on the longest chain of them */
+    /* the most barrier intervals of one block that issued a plain global
+     * load (not strong, not atomic): the DRAM round trips a block waits
+     * through in series (a tile loop: one a tile) */
+    uint64_t load_rounds;
+    /* the slowest block's steps of its own: as steps, without the steps
+     * it waited for values other blocks published (a block's own path) */
+    uint64_t own_steps;
 } model_launch_counts;
 
 /* One kernel launch. */

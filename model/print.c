@@ -133,14 +133,15 @@ void model_time_print(FILE *f, const model_stats *s, const model_device *d)
     if (!s->nlaunch_records)
         return;
     fprintf(f, "\npredicted time on %s (%s; constants measured %s):\n", d->name, d->gpu, d->measured);
-    fprintf(f, "%-36s %12s %10s %10s %10s %10s %10s  %s\n", "launch", "total us", "launch", "memory", "shared",
-            "latency", "chain", "bound");
+    fprintf(f, "%-36s %12s %10s %10s %10s %10s %10s %10s  %s\n", "launch", "total us", "launch", "memory",
+            "shared", "barrier", "latency", "chain", "bound");
     double sum = 0;
     for (size_t i = 0; i < s->nlaunch_records; i++) {
         model_time t = model_time_predict(d, &s->launch[i]);
         sum += t.total;
-        fprintf(f, "%-36s %12.2f %10.2f %10.2f %10.2f %10.2f %10.2f  %s\n", s->launch[i].name, t.total / 1e3,
-                t.launch / 1e3, t.memory / 1e3, t.shared / 1e3, t.latency / 1e3, t.chain / 1e3, t.bound);
+        fprintf(f, "%-36s %12.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f  %s\n", s->launch[i].name,
+                t.total / 1e3, t.launch / 1e3, t.memory / 1e3, t.shared / 1e3, t.barrier / 1e3, t.latency / 1e3,
+                t.chain / 1e3, t.bound);
     }
     fprintf(f, "%-36s %12.2f%s\n", "all launches", sum / 1e3,
             s->launches > s->nlaunch_records ? " (the recorded launches only)" : "");

@@ -185,6 +185,8 @@ static void end_interval_of(mthread *t)
     const uint64_t len = t->pub.ops + t->wait;
     if (len > b->interval_max)
         b->interval_max = len;
+    if (t->pub.ops > b->interval_own)
+        b->interval_own = t->pub.ops;
     b->work += t->pub.ops;
     t->pub.ops = 0;
     t->wait = 0;
@@ -540,7 +542,9 @@ static sl_status block_start(mslot *sl, unsigned lin)
     b->bar_first = b->bar_other = NULL;
     b->nwarps = (nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE;
     memset(b->wsync, 0, b->nwarps * sizeof *b->wsync);
-    b->steps = b->interval_max = b->barriers = b->work = 0;
+    b->steps = b->interval_max = b->barriers = b->work = b->load_rounds = 0;
+    b->own_steps = b->interval_own = 0;
+    b->interval_loaded = false;
     b->nsallocs = 0;
     b->dyn.lo = (uintptr_t)b->smem;
     b->dyn.hi = b->dyn.lo + model_L.shmem;
@@ -716,6 +720,10 @@ static bool block_step(mblock *b)
         }
         b->steps += b->interval_max;
         b->interval_max = 0;
+        b->own_steps += b->interval_own;
+        b->interval_own = 0;
+        b->load_rounds += b->interval_loaded;
+        b->interval_loaded = false;
         b->barriers++;
         b->epoch++;
         b->stamp = next_stamp();
@@ -965,6 +973,12 @@ bool model_take_turn(mblock *b, uint64_t *launch_steps, model_stats *s)
     b->steps += b->interval_max;
     if (b->steps > *launch_steps)
         *launch_steps = b->steps;
+    b->load_rounds += b->interval_loaded;
+    if (b->load_rounds > s->launch_acc.load_rounds)
+        s->launch_acc.load_rounds = b->load_rounds;
+    b->own_steps += b->interval_own;
+    if (b->own_steps > s->launch_acc.own_steps)
+        s->launch_acc.own_steps = b->own_steps;
     s->barriers += b->barriers;
     s->work += b->work;
     s->blocks++;

@@ -1,38 +1,43 @@
 /* The time model (model/timemodel.h). A launch is priced from what the
- * simulator counted in it:
+ * simulator counted in it, B being the blocks resident on an SM at once
+ * and a wave the blocks the whole GPU holds at once:
  *
- *   memory  = 32 * (global load + store + atomic sectors) / bandwidth, the
- *             bandwidth the smaller of: the copy bandwidth scaled by the
- *             share of SMs the grid can occupy; and the bytes the resident
- *             blocks have in flight (each issuing all its loads before the
- *             first returns: an upper bound) over a loaded DRAM round trip,
- *             taken as twice the unloaded one (Little's law);
+ *   stream  = 32 * (global load + store + atomic sectors) / the copy
+ *             bandwidth, scaled by the share of SMs the grid occupies;
+ *   memory  = the same bytes over what the resident blocks keep in flight:
+ *             a block's loads of one load round (a barrier interval that
+ *             loads) all at once, over a loaded DRAM round trip, taken as
+ *             twice the unloaded one (Little's law; never below stream);
  *   shared  = shared wavefronts / (wavefront rate * SMs in use);
- *   latency = waves * (DRAM round trip + (steps + barrier intervals)
- *             * shared round trip), a wave being the blocks resident at once:
- *             each block's own critical path, its first load from DRAM, then
- *             one dependent shared access per step and per barrier;
+ *   barrier = per SM, the rounds of B blocks it runs, times each block's
+ *             barrier intervals, times the longer of a lone block's
+ *             interval (barrier_ns + barrier_ns_per_warp * its warps) and
+ *             barrier_ns_per_warp * the SM's resident warps;
+ *   latency = waves * (load rounds * loaded DRAM round trip + own steps *
+ *             shared round trip + intervals * a lone block's interval):
+ *             one block's own critical path (its steps without the waits
+ *             for other blocks, which the chain prices);
  *   chain   = chain links * link time (blocks that waited, in series, for
  *             a flag another block published);
- *   total   = launch + max(memory + shared, latency) + chain.
+ *   work    = max(stream, shared + barrier) + min(stream, shared +
+ *             barrier) / B: while one block waits at its barriers the other
+ *             B - 1 can stream, so the shorter side hides but for 1/B;
+ *   total   = launch + max(work, memory, latency) + chain.
  *
- * Memory and shared time add: a block's global loads and stores and its
- * shared-memory work are separated by barriers. Both that and the in-flight
- * bound were chosen against the recorded H100 run (docs/model-fidelity.md,
- * tools/fidelity.sh --repredict), when 103 of its 147 launches came within
- * 25% against 58 for the larger of the three terms alone (the page gives
- * the share now).
- * Steps that include a cross-block chain are per block divided along it. */
+ * The barrier constants come from tools/fidelity_ubench, an interval of
+ * nothing but a barrier: a level of a tree in shared memory costs at least
+ * that for every warp resident, active or not. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/timemodel.h"
 
-#define MODEL_DEVICE(nm, gpu_, when, sms_, tps, bps, copy, dram, l2, link, wf, srtt, launch_) \
-    {#nm, gpu_, when, sms_, tps, bps, copy, dram, l2, link, wf, srtt, launch_},
+#define MODEL_DEVICE(nm, gpu_, when, sms_, tps, bps, copy, dram, l2, link, wf, srtt, launch_, bar, bar_warp) \
+    {#nm, gpu_, when, sms_, tps, bps, copy, dram, l2, link, wf, srtt, launch_, bar, bar_warp},
 static const model_device devices[] = {
 #include "model/devices.def"
-    {NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+    {NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
 #undef MODEL_DEVICE
 
 size_t model_devices(const model_device **begin)
@@ -75,6 +80,7 @@ uint64_t model_time_resident_blocks(const model_device *d, unsigned threads, siz
 }
 
 static double max2(double a, double b) { return a > b ? a : b; }
+static double min2(double a, double b) { return a < b ? a : b; }
 
 model_time model_time_predict(const model_device *d, const model_launch_stats *l)
 {
@@ -82,29 +88,41 @@ model_time model_time_predict(const model_device *d, const model_launch_stats *l
     memset(&t, 0, sizeof t);
     const model_launch_counts *c = &l->c;
     const double blocks = l->blocks ? l->blocks : 1;
-    const double sms_used = blocks < d->sms ? blocks : d->sms;
-    const uint64_t held = model_time_resident_blocks(d, l->threads_per_block, l->dyn_shared);
-    const double waves = (double)((l->blocks + held - 1) / held);
+    const double sms_used = min2(blocks, d->sms);
+    const unsigned per_sm = model_time_blocks_per_sm(d, l->threads_per_block, l->dyn_shared);
+    const uint64_t held = (uint64_t)d->sms * per_sm;
+    const double waves = max2(1, (double)((l->blocks + held - 1) / held));
+    /* blocks resident on a busy SM at once, and the rounds of them it runs */
+    const double together = min2(per_sm, ceil(blocks / d->sms));
+    const double sets = ceil(blocks / sms_used / together);
+    const double warps = (double)((l->threads_per_block + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE);
     const double bytes = (double)MODEL_SECTOR_BYTES *
                          (double)(c->global_ld_sectors + c->global_st_sectors + c->global_atom_sectors);
     const double wavefronts = (double)(c->shared_ld_wavefronts + c->shared_st_wavefronts);
-    const double steps = c->chain ? (double)l->steps / (double)(c->chain + 1) : (double)l->steps;
+    const double steps = (double)c->own_steps;
     const double intervals = (double)l->barriers / blocks;
+    const double rounds = (double)c->load_rounds;
+    const double loaded_rtt = 2 * d->dram_rtt_ns;
 
-    /* what the resident blocks have in flight at once */
-    const double resident = blocks < (double)held ? blocks : (double)held;
-    const double in_flight = resident * (double)MODEL_SECTOR_BYTES * (double)c->global_ld_sectors / blocks;
-    double bandwidth = d->copy_bytes_per_ns * sms_used / d->sms;
-    if (in_flight > 0 && in_flight / (2 * d->dram_rtt_ns) < bandwidth)
-        bandwidth = in_flight / (2 * d->dram_rtt_ns);
-
-    t.launch = d->launch_ns;
-    t.memory = bytes / bandwidth;
+    const double copy_bw = d->copy_bytes_per_ns * sms_used / d->sms;
+    const double stream = bytes / copy_bw;
+    /* what the resident blocks have in flight at once: one load round each */
+    const double in_flight = min2(blocks, (double)held) * (double)MODEL_SECTOR_BYTES *
+                             (double)c->global_ld_sectors / blocks / max2(rounds, 1);
+    t.memory = in_flight > 0 ? bytes / min2(copy_bw, in_flight / loaded_rtt) : stream;
     t.shared = wavefronts / (d->smem_wavefronts_per_ns * sms_used);
-    t.latency = (waves > 1 ? waves : 1) * (d->dram_rtt_ns + (steps + intervals) * d->smem_rtt_ns);
+    const double lone = d->barrier_ns + d->barrier_ns_per_warp * warps;
+    t.barrier = sets * intervals * max2(lone, d->barrier_ns_per_warp * warps * together);
+    t.latency = waves * (rounds * loaded_rtt + steps * d->smem_rtt_ns + intervals * lone);
     t.chain = (double)c->chain * d->chain_link_ns;
-    const double mid = max2(t.memory + t.shared, t.latency);
-    t.bound = t.latency > t.memory + t.shared ? "latency" : t.memory >= t.shared ? "memory" : "shared";
+    t.launch = d->launch_ns;
+    const double inside = t.shared + t.barrier;
+    const double work = max2(stream, inside) + min2(stream, inside) / together;
+    const double mid = max2(work, max2(t.memory, t.latency));
+    t.bound = t.latency >= mid ? "latency"
+              : t.memory >= mid || stream >= inside ? "memory"
+              : t.shared >= t.barrier ? "shared"
+                                      : "barrier";
     t.total = t.launch + mid + t.chain;
     return t;
 }
@@ -139,6 +157,8 @@ int model_device_parse(char *text, model_device *d)
         {"smem_wavefronts_per_ns", &d->smem_wavefronts_per_ns, NULL},
         {"smem_rtt_ns", &d->smem_rtt_ns, NULL},
         {"launch_ns", &d->launch_ns, NULL},
+        {"barrier_ns", &d->barrier_ns, NULL},
+        {"barrier_ns_per_warp", &d->barrier_ns_per_warp, NULL},
     };
     const size_t nnum = sizeof num / sizeof num[0];
     int lineno = 0;

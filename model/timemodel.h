@@ -24,13 +24,18 @@ typedef struct model_device {
     double smem_wavefronts_per_ns; /* shared-memory wavefronts one SM serves per ns */
     double smem_rtt_ns;          /* one dependent shared-memory load */
     double launch_ns;            /* duration of an empty one-block kernel */
+    double barrier_ns;           /* a barrier interval of a block alone on its SM: */
+    double barrier_ns_per_warp;  /* barrier_ns + this x its warps; and an SM's resident
+                                  * warps, this each, pass one interval at least that long */
 } model_device;
 
-/* A predicted launch time and its terms, in ns:
- * total = launch + max(memory + shared, latency) + chain (timemodel.c). */
+/* A predicted launch time and its terms, in ns (timemodel.c):
+ * total = launch + max(streaming, memory, latency) + chain, streaming the
+ * copy-speed memory time and shared + barrier, overlapped as far as the
+ * resident blocks allow. */
 typedef struct {
-    double total, launch, memory, shared, latency, chain;
-    const char *bound; /* "latency" when it exceeds memory + shared, else the larger of those two */
+    double total, launch, memory, shared, barrier, latency, chain;
+    const char *bound; /* the largest term: "memory", "shared", "barrier" or "latency" */
 } model_time;
 
 /* Blocks of `threads` threads (and dyn_shared dynamic shared bytes) one SM

@@ -234,10 +234,18 @@ static void record(model_stats *s, const model_site *site, bool shared, unsigned
     }
 }
 
+/* A plain global load marks the block's interval as one that waits on
+ * memory (model_launch_counts.load_rounds); polls and atomics do not. */
+static void note_load(mblock *b, const model_site *site, bool shared)
+{
+    if (!shared && !(site->kind & (MODEL_WR | MODEL_ATOMIC | MODEL_STRONG)))
+        b->interval_loaded = true;
+}
+
 static bool is_shared(const mblock *b, uintptr_t addr) { return addr - (uintptr_t)b->smem < MODEL_MAX_SHARED_LIMIT; }
 
 /* A group of entries of one site id (diverged lanes). */
-static void account(model_stats *s, const mblock *b, const entp *e, const unsigned *lane, unsigned n,
+static void account(model_stats *s, mblock *b, const entp *e, const unsigned *lane, unsigned n,
                     unsigned existing)
 {
     uintptr_t addr[MODEL_WARP_SIZE];
@@ -257,10 +265,11 @@ static void account(model_stats *s, const mblock *b, const entp *e, const unsign
     if (u == 0)
         u = shared ? wavefronts_phased(e, lane, n, size, e[0]->site->kind & MODEL_WR, &ideal) : sectors(e, n);
     record(s, e[0]->site, shared, u, n, existing, ideal);
+    note_load(b, e[0]->site, shared);
 }
 
 /* The k-th entries of lanes that all recorded the same sites. */
-static void account_same(model_stats *s, const mblock *b, mthread *const *ln, unsigned nl, size_t k,
+static void account_same(model_stats *s, mblock *b, mthread *const *ln, unsigned nl, size_t k,
                          unsigned existing)
 {
     const model_site *site = ln[0]->tr[k].site;
@@ -282,6 +291,7 @@ static void account_same(model_stats *s, const mblock *b, mthread *const *ln, un
         u = shared ? wavefronts_phased(grp, lane, nl, site->size, site->kind & MODEL_WR, &ideal) : sectors(grp, nl);
     }
     record(s, site, shared, u, nl, existing, ideal);
+    note_load(b, site, shared);
 }
 
 typedef struct {
@@ -301,7 +311,7 @@ static int cmp_gent(const void *a, const void *b)
 static size_t trace_len(const mthread *t) { return (size_t)(t->pub.tr_next - t->tr); }
 
 /* Lanes whose site sequences differ: group by (site, occurrence). */
-static void account_diverged(model_stats *s, const mblock *b, mthread **ln, unsigned nl, unsigned existing)
+static void account_diverged(model_stats *s, mblock *b, mthread **ln, unsigned nl, unsigned existing)
 {
     size_t total = 0;
     int maxid = 0;

@@ -96,24 +96,37 @@ l1tex count less the difference of the two wavefront counts
 constants of one GPU (`model/devices.def`, measured by
 `tools/fidelity_ubench`: device-wide copy bandwidth, DRAM and L2 round
 trips of a dependent load, one link of a cross-block flag chain, the
-shared-memory wavefront rate of one SM and a dependent shared load, and the
-duration of an empty kernel as Nsight Compute times it):
+shared-memory wavefront rate of one SM and a dependent shared load, a
+barrier interval with nothing in it for one block of 8 and of 32 warps
+alone on each SM, and the duration of an empty kernel as Nsight Compute
+times it). B is the number of blocks an SM runs at once, a wave the blocks
+the whole GPU holds at once:
 
-    memory  = 32 B x (global load + store + atomic sectors) / bandwidth,
-              the smaller of the copy bandwidth (scaled by the share of SMs
-              the grid occupies) and the bytes the resident blocks have in
-              flight over twice the DRAM round trip (Little's law, each
-              block's loads all in flight: an upper bound)
+    stream  = 32 B x (global load + store + atomic sectors) / the copy
+              bandwidth (scaled by the share of SMs the grid occupies)
+    memory  = the same bytes over what the resident blocks keep in flight:
+              each block's loads of one load round (a barrier interval
+              that loads; `load_rounds` counts them) over twice the DRAM
+              round trip (Little's law); never below stream
     shared  = shared wavefronts / (wavefront rate x SMs in use)
-    latency = waves x (DRAM round trip + (steps + barriers per block)
-              x shared round trip)      (a wave: the blocks resident at once)
+    barrier = per SM: the rounds of B blocks it runs x barrier intervals
+              per block x the longer of a lone block's interval
+              (barrier_ns + barrier_ns_per_warp x its warps) and
+              barrier_ns_per_warp x the SM's resident warps
+    latency = waves x (load rounds x twice the DRAM round trip + own steps
+              x shared round trip + intervals x a lone block's interval)
+              (`own_steps`: the slowest block's steps without its waits
+              for other blocks)
     chain   = cross-block waits in series x chain link
-    total   = launch + max(memory + shared, latency) + chain
+    work    = max(stream, shared + barrier)
+              + min(stream, shared + barrier) / B
+    total   = launch + max(work, memory, latency) + chain
 
-Memory and shared time add rather than overlap (a block's loads and stores
-and its shared work sit between barriers); the in-flight bound and the sum
-were chosen against the recorded H100 run, and are to be held against the
-next one.
+While one block waits at its barriers the other B - 1 on its SM can
+stream, so the shorter of the two sides hides but for a share 1/B. The
+barrier constants are those of an interval with nothing in it: a level of
+a tree in shared memory costs every resident warp at least that, and more
+for the instructions it runs, which the model does not count.
 
 `scanlab simulate` prints each launch's prediction for the device in
 `model/devices.def` (`predicted_ns` in `--json`).

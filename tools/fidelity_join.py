@@ -398,7 +398,8 @@ def median_time(path):
 def device_def(path):
     d = read_device(path)
     keys = ["sms", "threads_per_sm", "blocks_per_sm", "copy_bytes_per_ns", "dram_rtt_ns", "l2_rtt_ns",
-            "chain_link_ns", "smem_wavefronts_per_ns", "smem_rtt_ns", "launch_ns"]
+            "chain_link_ns", "smem_wavefronts_per_ns", "smem_rtt_ns", "launch_ns", "barrier_ns",
+            "barrier_ns_per_warp"]
     vals = ", ".join(f"{d[k]:g}" for k in keys)
     print(f'MODEL_DEVICE({d["name"]}, {json.dumps(d["gpu"])}, {json.dumps(d["measured"])}, {vals})')
     return 0

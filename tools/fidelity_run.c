@@ -171,7 +171,10 @@ static void print_launch(const fcase *c, size_t index, size_t k, const model_lau
          * steps hold the spin of a chain the GPU does not wait through.) */
         if (l.fixed_grid && l.blocks > l.fixed_grid) {
             l.blocks = l.fixed_grid; /* the simulated grid was at most that */
-            l.steps = (uint64_t)((double)l.steps * scale * (double)blocks0 / (double)l.blocks + 0.5);
+            const double more = scale * (double)blocks0 / (double)l.blocks;
+            l.steps = (uint64_t)((double)l.steps * more + 0.5);
+            x->load_rounds = (uint64_t)((double)x->load_rounds * more + 0.5);
+            x->own_steps = (uint64_t)((double)x->own_steps * more + 0.5);
         }
     }
     const model_launch_counts *x = &l.c;
@@ -188,14 +191,15 @@ static void print_launch(const fcase *c, size_t index, size_t k, const model_lau
            "\"shared_st_wavefronts\": %llu, \"shared_ld_conflicts\": %llu, \"shared_st_conflicts\": %llu, "
            "\"shared_atom\": %llu, \"global_ld_sectors\": %llu, \"global_st_sectors\": %llu, "
            "\"global_poll_sectors\": %llu, \"global_atom_sectors\": %llu, \"divergent_branches\": %llu, "
-           "\"chain\": %llu, ",
+           "\"chain\": %llu, \"load_rounds\": %llu, \"own_steps\": %llu, ",
            (unsigned long long)x->shared_ld, (unsigned long long)x->shared_st,
            (unsigned long long)x->shared_ld_wavefronts, (unsigned long long)x->shared_st_wavefronts,
            (unsigned long long)x->shared_ld_conflicts, (unsigned long long)x->shared_st_conflicts,
            (unsigned long long)x->shared_atom, (unsigned long long)x->global_ld_sectors,
            (unsigned long long)x->global_st_sectors, (unsigned long long)x->global_poll_sectors,
            (unsigned long long)x->global_atom_sectors, (unsigned long long)x->divergent_branches,
-           (unsigned long long)x->chain);
+           (unsigned long long)x->chain, (unsigned long long)x->load_rounds,
+           (unsigned long long)x->own_steps);
     if (dev) {
         model_time t = model_time_predict(dev, &l);
         printf("\"predicted_ns\": %.1f, \"bound\": \"%s\", ", t.total, t.bound);

@@ -118,6 +118,15 @@ __global__ void smem_chase_kernel(int steps, uint32_t *sink)
     *sink = j;
 }
 
+/* Barrier intervals with nothing in them: `intervals` barriers in a row. */
+__global__ void barrier_kernel(int intervals, uint32_t *sink)
+{
+    for (int i = 0; i < intervals; i++)
+        __syncthreads();
+    if (threadIdx.x == 0 && intervals < 0)
+        *sink = 0;
+}
+
 /* --- timing --------------------------------------------------------------- */
 
 static cudaEvent_t ev0, ev1;
@@ -257,6 +266,25 @@ int main(int argc, char **argv)
     double sl = best_ms([&] { smem_chase_kernel<<<1, 32>>>(5120, sink); });
     double smem_rtt = (sl - ss) * 1e6 / (5120 - 1024);
 
+    /* a barrier interval of one block alone on each SM, of 8 and of 32
+     * warps: the line through the two gives the constant and the cost per
+     * warp (the model holds an SM's resident warps to that cost too) */
+    double lone[2];
+    const int bar_threads[2] = {256, 1024};
+    for (int k = 0; k < 2; k++) {
+        const int nb = p.multiProcessorCount, th = bar_threads[k];
+        double bs = best_ms([&] { barrier_kernel<<<nb, th>>>(1000, sink); });
+        double bl = best_ms([&] { barrier_kernel<<<nb, th>>>(5000, sink); });
+        lone[k] = (bl - bs) * 1e6 / (5000 - 1000);
+    }
+    const double bar_per_warp = (lone[1] - lone[0]) / (32 - 8);
+    const double bar_ns = lone[0] - 8 * bar_per_warp;
+    if (!(bar_per_warp > 0 && bar_ns > 0)) {
+        fprintf(stderr, "fidelity_ubench: barrier intervals of 8 and 32 warps took %.1f and %.1f ns\n", lone[0],
+                lone[1]);
+        return 1;
+    }
+
     printf("# time-model constants (model/timemodel.h), measured by tools/fidelity_ubench\n");
     printf("name = %s\n", short_name(p.name));
     printf("gpu = %s\n", p.name);
@@ -270,6 +298,8 @@ int main(int argc, char **argv)
     printf("chain_link_ns = %.1f\n", link);
     printf("smem_wavefronts_per_ns = %.3f\n", wf_per_ns_sm);
     printf("smem_rtt_ns = %.2f\n", smem_rtt);
+    printf("barrier_ns = %.1f\n", bar_ns);
+    printf("barrier_ns_per_warp = %.3f\n", bar_per_warp);
     CHECK(cudaFree(sink));
     return 0;
 }

@@ -44,7 +44,29 @@ SL_GLOBAL SL_KN(lk_chain)(int32_t *flag, int early)
     if (b > 0)
         while (LDV(flag, b - 1) == 0) {
         }
-    STV(flag, b, 2);
+    /* three steps of its own before it publishes: 2 */
+    int32_t v = -1;
+    for (int k = 0; k < 3; k++)
+        v = OP(v, 1);
+    STV(flag, b, v);
 }
 SL_DEFINE_LAUNCH(SL_KN(lk_chain), (int32_t *, flag), (int, early))
 sl_status lk_chain(sl_launch cfg, int32_t *flag, int early) { return SL_LAUNCH(lk_chain)(cfg, flag, early); }
+
+SL_GLOBAL SL_KN(lk_rounds)(const int32_t *in, int32_t *out, int tiles)
+{
+    const unsigned t = threadIdx.x;
+    /* a volatile load, then a barrier: an interval that only polls */
+    int32_t v = t == 0 ? LDV(in, 0) : 0;
+    SYNCTHREADS();
+    for (int k = 0; k < tiles + (int)blockIdx.x; k++) {
+        v += LD(in, (unsigned)k * blockDim.x + t);
+        SYNCTHREADS();
+    }
+    ST(out, blockIdx.x * blockDim.x + t, v);
+}
+SL_DEFINE_LAUNCH(SL_KN(lk_rounds), (const int32_t *, in), (int32_t *, out), (int, tiles))
+sl_status lk_rounds(sl_launch cfg, const int32_t *in, int32_t *out, int tiles)
+{
+    return SL_LAUNCH(lk_rounds)(cfg, in, out, tiles);
+}

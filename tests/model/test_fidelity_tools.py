@@ -45,6 +45,8 @@ chain_link_ns = 1000
 smem_wavefronts_per_ns = 2
 smem_rtt_ns = 10
 launch_ns = 2000
+barrier_ns = 20
+barrier_ns_per_warp = 1
 """
 
 with tempfile.TemporaryDirectory() as d:

@@ -57,7 +57,9 @@ static void test_loads_stores_apart(void **state)
     assert_int_equal(a->global_atom_sectors, 0);
     assert_int_equal(a->divergent_branches, 4);
     assert_int_equal(a->chain, 0);
+    assert_int_equal(a->load_rounds, 1); /* one interval loads */
     assert_int_equal(p->shared_ld + p->shared_st, 0);
+    assert_int_equal(p->load_rounds, 0); /* an atomic and a poll only */
     assert_int_equal(p->global_atom_sectors, 1);
     assert_int_equal(p->global_ld_sectors, 1);
     assert_int_equal(p->global_poll_sectors, 1);
@@ -76,7 +78,8 @@ static void test_loads_stores_apart(void **state)
     model_dev_free(counter);
 }
 
-/* 6 blocks, block b waiting for b - 1: 5 waits in series. When every block
+/* 6 blocks, block b waiting for b - 1: 5 waits in series, and the steps
+ * along them add up (each block's own steps do not). When every block
  * publishes before it waits (early), whatever a reader saw, the first value
  * of each flag was published without waiting: a chain of 1. Both hold for
  * every dispatch order and number of slots. */
@@ -97,9 +100,38 @@ static void test_chain(void **state)
                 assert_int_equal(model_end(lk_chain(sl_launch_1d(6, 32, 0), flag, early)), SL_OK);
                 assert_int_equal(s.nlaunch_records, 1);
                 assert_int_equal(s.launch[0].c.chain, early ? 1 : 5);
+                /* each block's own 3 steps; waiting for its predecessor's
+                 * 2, the last block's path holds all 6 blocks' steps */
+                assert_int_equal(s.launch[0].c.own_steps, 3);
+                if (!early)
+                    assert_int_equal(s.launch[0].steps, 6 * 3);
+                for (int b = 0; b < 6; b++)
+                    assert_int_equal(flag[b], 2);
                 model_stats_free(&s);
                 model_dev_free(flag);
             }
+}
+
+/* lk_rounds, 3 blocks of 64 and 2 tiles: block b loads in 2 + b
+ * intervals, the polling one not counted; the launch keeps its slowest
+ * block's 4. Each launch starts again from 0: 1 tile, 2 blocks: 2. */
+static void test_load_rounds(void **state)
+{
+    (void)state;
+    int32_t *in = dev(4 * 64 * sizeof(int32_t)), *out = dev(3 * 64 * sizeof(int32_t));
+    model_stats s;
+    model_stats_init(&s);
+    model_begin(&s);
+    assert_int_equal(lk_rounds(sl_launch_1d(3, 64, 0), in, out, 2), SL_OK);
+    assert_int_equal(lk_rounds(sl_launch_1d(2, 64, 0), in, out, 1), SL_OK);
+    assert_int_equal(model_end(SL_OK), SL_OK);
+    assert_int_equal(s.nlaunch_records, 2);
+    assert_int_equal(s.launch[0].c.load_rounds, 4);
+    assert_int_equal(s.launch[1].c.load_rounds, 2);
+    assert_int_equal(s.launch[0].barriers, 3 * 1 + (2 + 3 + 4));
+    model_stats_free(&s);
+    model_dev_free(in);
+    model_dev_free(out);
 }
 
 int main(void)
@@ -107,6 +139,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loads_stores_apart),
         cmocka_unit_test(test_chain),
+        cmocka_unit_test(test_load_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,6 +133,8 @@ static void print_json_launch_counts(json_writer *w, const model_launch_stats *l
     json_uint(w, "global_atom_sectors", c->global_atom_sectors);
     json_uint(w, "divergent_branches", c->divergent_branches);
     json_uint(w, "chain", c->chain);
+    json_uint(w, "load_rounds", c->load_rounds);
+    json_uint(w, "own_steps", c->own_steps);
     const model_device *d = model_device_find(NULL);
     if (d)
         json_double(w, "predicted_ns", model_time_predict(d, l).total);
