@@ -27,7 +27,6 @@
  * The barrier constants come from tools/fidelity_ubench, an interval of
  * nothing but a barrier: a level of a tree in shared memory costs at least
  * that for every warp resident, active or not. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,8 +92,11 @@ model_time model_time_predict(const model_device *d, const model_launch_stats *l
     const uint64_t held = (uint64_t)d->sms * per_sm;
     const double waves = max2(1, (double)((l->blocks + held - 1) / held));
     /* blocks resident on a busy SM at once, and the rounds of them it runs */
-    const double together = min2(per_sm, ceil(blocks / d->sms));
-    const double sets = ceil(blocks / sms_used / together);
+    const uint64_t nb = l->blocks ? l->blocks : 1, on_sm = (nb + d->sms - 1) / d->sms;
+    const uint64_t together_u = on_sm < per_sm ? on_sm : per_sm;
+    const uint64_t sms_used_u = nb < d->sms ? nb : d->sms;
+    const double together = (double)together_u;
+    const double sets = (double)((nb + sms_used_u * together_u - 1) / (sms_used_u * together_u));
     const double warps = (double)((l->threads_per_block + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE);
     const double bytes = (double)MODEL_SECTOR_BYTES *
                          (double)(c->global_ld_sectors + c->global_st_sectors + c->global_atom_sectors);
