@@ -192,6 +192,18 @@ static void end_interval_of(mthread *t)
     t->wait = 0;
 }
 
+/* The block's interval ends (at a barrier, or its threads' exit): its
+ * slowest thread's part goes into the block's steps and own steps, and a
+ * global load in it into its load rounds. */
+static void close_interval(mblock *b)
+{
+    b->steps += b->interval_max;
+    b->own_steps += b->interval_own;
+    b->load_rounds += b->interval_loaded;
+    b->interval_max = b->interval_own = 0;
+    b->interval_loaded = false;
+}
+
 static void thread_main(void *arg)
 {
     mthread *t = arg;
@@ -542,8 +554,8 @@ static sl_status block_start(mslot *sl, unsigned lin)
     b->bar_first = b->bar_other = NULL;
     b->nwarps = (nth + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE;
     memset(b->wsync, 0, b->nwarps * sizeof *b->wsync);
-    b->steps = b->interval_max = b->barriers = b->work = b->load_rounds = 0;
-    b->own_steps = b->interval_own = 0;
+    b->barriers = b->work = b->steps = b->own_steps = b->load_rounds = 0;
+    b->interval_max = b->interval_own = 0;
     b->interval_loaded = false;
     b->nsallocs = 0;
     b->dyn.lo = (uintptr_t)b->smem;
@@ -718,12 +730,7 @@ static bool block_step(mblock *b)
             barrier_divergence(b, first, other ? other : exited);
             return false;
         }
-        b->steps += b->interval_max;
-        b->interval_max = 0;
-        b->own_steps += b->interval_own;
-        b->interval_own = 0;
-        b->load_rounds += b->interval_loaded;
-        b->interval_loaded = false;
+        close_interval(b);
         b->barriers++;
         b->epoch++;
         b->stamp = next_stamp();
@@ -970,13 +977,11 @@ bool model_take_turn(mblock *b, uint64_t *launch_steps, model_stats *s)
     bool fin = block_step(b);
     if (model_L.abort || !fin)
         return false;
-    b->steps += b->interval_max;
+    close_interval(b);
     if (b->steps > *launch_steps)
         *launch_steps = b->steps;
-    b->load_rounds += b->interval_loaded;
     if (b->load_rounds > s->launch_acc.load_rounds)
         s->launch_acc.load_rounds = b->load_rounds;
-    b->own_steps += b->interval_own;
     if (b->own_steps > s->launch_acc.own_steps)
         s->launch_acc.own_steps = b->own_steps;
     s->barriers += b->barriers;

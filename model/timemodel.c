@@ -86,17 +86,15 @@ model_time model_time_predict(const model_device *d, const model_launch_stats *l
     model_time t;
     memset(&t, 0, sizeof t);
     const model_launch_counts *c = &l->c;
-    const double blocks = l->blocks ? l->blocks : 1;
-    const double sms_used = min2(blocks, d->sms);
-    const unsigned per_sm = model_time_blocks_per_sm(d, l->threads_per_block, l->dyn_shared);
-    const uint64_t held = (uint64_t)d->sms * per_sm;
-    const double waves = max2(1, (double)((l->blocks + held - 1) / held));
+    /* whole blocks and SMs; rounds up in integers (no libm) */
+    const uint64_t nb = l->blocks ? l->blocks : 1, sms_in_use = nb < d->sms ? nb : d->sms;
+    const uint64_t per_sm = model_time_blocks_per_sm(d, l->threads_per_block, l->dyn_shared);
+    const uint64_t held = d->sms * per_sm, on_sm = (nb + d->sms - 1) / d->sms;
     /* blocks resident on a busy SM at once, and the rounds of them it runs */
-    const uint64_t nb = l->blocks ? l->blocks : 1, on_sm = (nb + d->sms - 1) / d->sms;
-    const uint64_t together_u = on_sm < per_sm ? on_sm : per_sm;
-    const uint64_t sms_used_u = nb < d->sms ? nb : d->sms;
-    const double together = (double)together_u;
-    const double sets = (double)((nb + sms_used_u * together_u - 1) / (sms_used_u * together_u));
+    const uint64_t at_once = on_sm < per_sm ? on_sm : per_sm;
+    const double blocks = (double)nb, sms_used = (double)sms_in_use, together = (double)at_once;
+    const double waves = (double)((nb + held - 1) / held);
+    const double sets = (double)((nb + sms_in_use * at_once - 1) / (sms_in_use * at_once));
     const double warps = (double)((l->threads_per_block + MODEL_WARP_SIZE - 1) / MODEL_WARP_SIZE);
     const double bytes = (double)MODEL_SECTOR_BYTES *
                          (double)(c->global_ld_sectors + c->global_st_sectors + c->global_atom_sectors);

@@ -41,7 +41,9 @@
 # runs DOC's launches (default docs/data/fidelity-h100.json) in the
 # simulator again and replaces its predicted counts and times (with DOC's
 # own device constants), keeping what the GPU measured; the document says
-# when and how ("repredicted"). Then run tools/fidelity_doc.py.
+# when and how ("repredicted"). Then run tools/fidelity_doc.py. A DOC
+# recorded before one of the constants the time model reads has no value
+# for it and is refused (exit 2, the constant named).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # sim_shards BUILD CASES DEVICE DIR: the cases (one a line) in the
@@ -105,7 +107,7 @@ if [ "${1:-}" = --repredict ]; then
     trap 'rm -rf "$work"' EXIT
     python3 "$root/tools/fidelity_join.py" cases "$doc" >"$work/cases.txt" || exit 1
     # the device constants of the run the document holds
-    python3 "$root/tools/fidelity_join.py" constants "$doc" >"$work/device.txt" || exit 1
+    python3 "$root/tools/fidelity_join.py" constants "$doc" >"$work/device.txt" || exit 2
     sim_shards "$build" "$work/cases.txt" "$work/device.txt" "$work/sim"
     python3 "$root/tools/fidelity_join.py" repredict --doc "$doc" --sim "$work/sim/sim.jsonl" \
         --command "tools/fidelity.sh --repredict" >"$work/doc.json" || exit 1

@@ -285,12 +285,23 @@ def write_doc(doc):
     out.write("\n  ]\n}\n")
 
 
+# the numeric device constants model/timemodel.c reads, in the order of
+# model/devices.def's MODEL_DEVICE
+DEVICE_KEYS = ["sms", "threads_per_sm", "blocks_per_sm", "copy_bytes_per_ns", "dram_rtt_ns", "l2_rtt_ns",
+               "chain_link_ns", "smem_wavefronts_per_ns", "smem_rtt_ns", "launch_ns", "barrier_ns",
+               "barrier_ns_per_warp"]
+
+
 def doc_constants(path):
-    """A document's device constants as a device file (key = value)."""
+    """A document's device constants as a device file (key = value); exits
+    2 naming the constants a document recorded before them lacks."""
     with open(path) as f:
-        constants = json.load(f).get("constants")
-    if not constants:
-        return 1
+        constants = json.load(f).get("constants") or {}
+    missing = [k for k in DEVICE_KEYS if k not in constants]
+    if missing:
+        print(f"fidelity_join: {path} has no device constant {', '.join(missing)} (recorded before the time "
+              "model used it): predict again from a new run (tools/gpu-check.sh fidelity)", file=sys.stderr)
+        return 2
     for k, v in constants.items():
         print(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}")
     return 0
@@ -397,10 +408,7 @@ def median_time(path):
 
 def device_def(path):
     d = read_device(path)
-    keys = ["sms", "threads_per_sm", "blocks_per_sm", "copy_bytes_per_ns", "dram_rtt_ns", "l2_rtt_ns",
-            "chain_link_ns", "smem_wavefronts_per_ns", "smem_rtt_ns", "launch_ns", "barrier_ns",
-            "barrier_ns_per_warp"]
-    vals = ", ".join(f"{d[k]:g}" for k in keys)
+    vals = ", ".join(f"{d[k]:g}" for k in DEVICE_KEYS)
     print(f'MODEL_DEVICE({d["name"]}, {json.dumps(d["gpu"])}, {json.dumps(d["measured"])}, {vals})')
     return 0
 

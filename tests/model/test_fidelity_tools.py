@@ -254,6 +254,20 @@ with tempfile.TemporaryDirectory() as d:
     check(rp.returncode == 0, f"repredict exit {rp.returncode}: {rp.stderr}")
     redoc = json.loads(rp.stdout)
     check(redoc["repredicted"]["changed"] == 1, f"one value predicted anew: {redoc.get('repredicted')}")
+
+    # the document's constants as a device file; one recorded before the
+    # barrier constants existed is refused by name, exit 2
+    join_py = os.path.join(tools, "fidelity_join.py")
+    cs = subprocess.run([sys.executable, join_py, "constants", data], capture_output=True, text=True)
+    check(cs.returncode == 0 and "barrier_ns_per_warp = 1" in cs.stdout, f"constants: {cs.returncode} {cs.stderr}")
+    old = dict(doc)
+    old["constants"] = {k: v for k, v in doc["constants"].items() if not k.startswith("barrier_")}
+    olddoc = os.path.join(d, "old.json")
+    with open(olddoc, "w") as f:
+        json.dump(old, f)
+    cs = subprocess.run([sys.executable, join_py, "constants", olddoc], capture_output=True, text=True)
+    check(cs.returncode == 2 and "barrier_ns, barrier_ns_per_warp" in cs.stderr and cs.stdout == "",
+          f"constants of an older document: {cs.returncode} {cs.stderr!r}")
     check(all(r["predicted"] == r["measured"] for r in redoc["rows"] if r["metric"] != fidelity_join.TIME
               and not (r["metric"].startswith("l1tex__data_") and (r["kernel"], r["launch"], r["n"]) == busy)),
           "every count now predicted exactly, the measured ones kept")

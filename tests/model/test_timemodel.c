@@ -52,6 +52,16 @@ static model_launch_stats launch_on_chip(unsigned blocks, unsigned threads, uint
 
 static bool near(double a, double b) { return a - b < 1e-6 && b - a < 1e-6; }
 
+/* l's predicted time on the test GPU, asserted to be `total` ns and bound
+ * by `bound`; the caller checks the terms. */
+static model_time predict(const model_launch_stats *l, const char *bound, double total)
+{
+    model_time t = model_time_predict(&gpu, l);
+    assert_string_equal(t.bound, bound);
+    assert_true(near(t.total, total));
+    return t;
+}
+
 /* Resident blocks per SM: threads, the block limit and shared memory
  * (228 KiB per SM, 1 KiB reserved per block). */
 static void test_blocks_per_sm(void **state)
@@ -75,11 +85,9 @@ static void test_latency_bound(void **state)
 {
     (void)state;
     model_launch_stats l = launch(8, 256, 110, 16);
-    model_time t = model_time_predict(&gpu, &l);
+    model_time t = predict(&l, "latency", 4156);
     assert_true(near(t.memory, 1500) && near(t.shared, 50) && near(t.barrier, 56) && near(t.latency, 2156));
     assert_true(t.chain == 0);
-    assert_string_equal(t.bound, "latency");
-    assert_true(near(t.total, 4156));
 }
 
 /* The same with 10 steps: latency 1156, below what the blocks keep in
@@ -88,10 +96,8 @@ static void test_memory_in_flight(void **state)
 {
     (void)state;
     model_launch_stats l = launch(8, 256, 10, 16);
-    model_time t = model_time_predict(&gpu, &l);
+    model_time t = predict(&l, "memory", 3500);
     assert_true(near(t.memory, 1500) && near(t.latency, 1156));
-    assert_string_equal(t.bound, "memory");
-    assert_true(near(t.total, 3500));
 }
 
 /* 2 blocks, each loading 10000 sectors: 2 of 4 SMs, half the copy's
@@ -104,10 +110,8 @@ static void test_memory_bound_few_sms(void **state)
     (void)state;
     model_launch_stats l = launch(2, 256, 10, 4);
     l.c.global_ld_sectors = 10000;
-    model_time t = model_time_predict(&gpu, &l);
+    model_time t = predict(&l, "memory", 8876);
     assert_true(near(t.memory, 6720) && near(t.shared, 100) && near(t.barrier, 56) && near(t.latency, 1156));
-    assert_string_equal(t.bound, "memory");
-    assert_true(near(t.total, 8876));
 }
 
 /* 100 blocks of 1024 (32 warps) and no global traffic: 2 per SM, 8 at
@@ -119,10 +123,8 @@ static void test_waves_and_shared(void **state)
 {
     (void)state;
     model_launch_stats l = launch_on_chip(100, 1024, 4, 100, 40000);
-    model_time t = model_time_predict(&gpu, &l);
+    model_time t = predict(&l, "shared", 7832);
     assert_true(near(t.latency, 1196) && near(t.shared, 5000) && near(t.barrier, 832) && t.memory == 0);
-    assert_string_equal(t.bound, "shared");
-    assert_true(near(t.total, 7832));
 }
 
 /* 8 blocks of 1024, 200 intervals each and nothing else: 2 per SM, one
@@ -132,10 +134,8 @@ static void test_barrier_bound(void **state)
 {
     (void)state;
     model_launch_stats l = launch_on_chip(8, 1024, 0, 1600, 0);
-    model_time t = model_time_predict(&gpu, &l);
+    model_time t = predict(&l, "barrier", 14800);
     assert_true(near(t.barrier, 12800) && near(t.latency, 10400));
-    assert_string_equal(t.bound, "barrier");
-    assert_true(near(t.total, 14800));
 }
 
 /* A tile loop: 4 blocks of 128, one per SM, each loading its 32000 bytes
@@ -152,15 +152,11 @@ static void test_load_rounds(void **state)
     l.c.global_st_sectors = 0;
     l.c.shared_ld_wavefronts = l.c.shared_st_wavefronts = 0;
     l.c.load_rounds = 10;
-    model_time t = model_time_predict(&gpu, &l);
+    model_time t = predict(&l, "latency", 12240);
     assert_true(near(t.memory, 10000) && near(t.latency, 10240) && near(t.barrier, 240));
-    assert_string_equal(t.bound, "latency");
-    assert_true(near(t.total, 12240));
     l.c.load_rounds = 1;
-    t = model_time_predict(&gpu, &l);
+    t = predict(&l, "memory", 3520);
     assert_true(near(t.memory, 1280) && near(t.latency, 1240));
-    assert_string_equal(t.bound, "memory");
-    assert_true(near(t.total, 3520));
 }
 
 /* A chain of 63 waits (64 tiles): 63 * 1000 ns on top; its 128 steps are
@@ -173,9 +169,8 @@ static void test_chain(void **state)
     model_launch_stats l = launch(64, 128, 128, 192);
     l.c.chain = 63;
     l.c.own_steps = 2;
-    model_time t = model_time_predict(&gpu, &l);
+    model_time t = predict(&l, "memory", 66500);
     assert_true(t.chain == 63000 && near(t.latency, 1092) && near(t.memory, 1500));
-    assert_true(near(t.total, 66500));
 }
 
 static const char good[] = "# a comment\n"
