@@ -13,16 +13,22 @@
  *             barrier intervals, times the longer of a lone block's
  *             interval (barrier_ns + barrier_ns_per_warp * its warps) and
  *             barrier_ns_per_warp * the SM's resident warps;
- *   latency = waves * (load rounds * loaded DRAM round trip + own steps *
- *             shared round trip + intervals * a lone block's interval):
- *             one block's own critical path (its steps without the waits
- *             for other blocks, which the chain prices);
+ *   latency = waves * own, own = load rounds * loaded DRAM round trip +
+ *             own steps * shared round trip + intervals * a lone block's
+ *             interval: one block's own critical path (its steps without
+ *             the waits for other blocks, which the chain prices);
  *   chain   = chain links * link time (blocks that waited, in series, for
  *             a flag another block published);
  *   work    = max(stream, shared + barrier) + min(stream, shared +
  *             barrier) / B: while one block waits at its barriers the other
  *             B - 1 can stream, so the shorter side hides but for 1/B;
- *   total   = launch + max(work, memory, latency) + chain.
+ *   total   = launch + max(work, memory, latency, chain + own).
+ *
+ * The chain runs beside the work: a block loads its tile and combines it
+ * before it waits, so the other blocks' work goes on while the chain
+ * passes from block to block, and only the last block's own path follows
+ * the chain's last link. (A chain through every tile is the time itself;
+ * a chain of a few links, as the windows of lookback-det, hides.)
  *
  * The barrier constants come from tools/fidelity_ubench, an interval of
  * nothing but a barrier: a level of a tree in shared memory costs at least
@@ -113,17 +119,20 @@ model_time model_time_predict(const model_device *d, const model_launch_stats *l
     t.shared = wavefronts / (d->smem_wavefronts_per_ns * sms_used);
     const double lone = d->barrier_ns + d->barrier_ns_per_warp * warps;
     t.barrier = sets * intervals * max2(lone, d->barrier_ns_per_warp * warps * together);
-    t.latency = waves * (rounds * loaded_rtt + steps * d->smem_rtt_ns + intervals * lone);
+    const double own = rounds * loaded_rtt + steps * d->smem_rtt_ns + intervals * lone;
+    t.latency = waves * own;
     t.chain = (double)c->chain * d->chain_link_ns;
     t.launch = d->launch_ns;
     const double inside = t.shared + t.barrier;
     const double work = max2(stream, inside) + min2(stream, inside) / together;
     const double mid = max2(work, max2(t.memory, t.latency));
-    t.bound = t.latency >= mid ? "latency"
+    const double chained = t.chain + own; /* without a chain, own <= latency */
+    t.bound = chained > mid        ? "chain"
+              : t.latency >= mid ? "latency"
               : t.memory >= mid || stream >= inside ? "memory"
               : t.shared >= t.barrier ? "shared"
                                       : "barrier";
-    t.total = t.launch + mid + t.chain;
+    t.total = t.launch + max2(mid, chained);
     return t;
 }
 

@@ -30,12 +30,12 @@ typedef struct model_device {
 } model_device;
 
 /* A predicted launch time and its terms, in ns (timemodel.c):
- * total = launch + max(streaming, memory, latency) + chain, streaming the
- * copy-speed memory time and shared + barrier, overlapped as far as the
- * resident blocks allow. */
+ * total = launch + max(streaming, memory, latency, chain + one block's own
+ * path), streaming the copy-speed memory time and shared + barrier,
+ * overlapped as far as the resident blocks allow. */
 typedef struct {
     double total, launch, memory, shared, barrier, latency, chain;
-    const char *bound; /* the largest term: "memory", "shared", "barrier" or "latency" */
+    const char *bound; /* the largest term: "memory", "shared", "barrier", "latency" or "chain" */
 } model_time;
 
 /* Blocks of `threads` threads (and dyn_shared dynamic shared bytes) one SM

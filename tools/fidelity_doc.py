@@ -118,15 +118,22 @@ the whole GPU holds at once:
               (`own_steps`: the slowest block's steps without its waits
               for other blocks)
     chain   = cross-block waits in series x chain link
+    own     = one block's own path: latency / waves
     work    = max(stream, shared + barrier)
               + min(stream, shared + barrier) / B
-    total   = launch + max(work, memory, latency) + chain
+    total   = launch + max(work, memory, latency, chain + own)
 
 While one block waits at its barriers the other B - 1 on its SM can
 stream, so the shorter of the two sides hides but for a share 1/B. The
-barrier constants are those of an interval with nothing in it: a level of
-a tree in shared memory costs every resident warp at least that, and more
-for the instructions it runs, which the model does not count.
+chain runs beside the work: a block loads and combines its tile before it
+waits for its predecessor, so the other blocks' work goes on while the
+chain passes from block to block, and only the last block's own path
+follows the last link. A chain through every tile (the chained scans) is
+the launch's time; a chain of a few links (the windows of `lookback-det`)
+hides under the streaming. The barrier constants are those of an interval
+with nothing in it: a level of a tree in shared memory costs every
+resident warp at least that, and more for the instructions it runs, which
+the model does not count ("Where the block scans' time goes" below).
 
 `scanlab simulate` prints each launch's prediction for the device in
 `model/devices.def` (`predicted_ns` in `--json`).
@@ -271,7 +278,59 @@ def chain_lines(rows, constants):
             "`tools/fidelity_ubench` measured it in the same run.\n"]
 
 
-def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, check_path=None):
+def issue_lines(rows, issue, issue_path):
+    """Where the block scans' time goes: Nsight Compute's instruction and
+    stall counts of each scan's launches over 20 us (tools/issue-profile.sh)
+    beside the time model's prediction of the same launch."""
+    if not issue or not issue.get("rows"):
+        return []
+    n = issue.get("n")
+    pred = {(r["algo"], r["kernel"], r["launch"]): r["predicted"] for r in rows
+            if r["metric"] == fidelity_data.TIME and r["n"] == n and r["type"] == issue.get("type")}
+    L = ["## Where the block scans' time goes\n",
+         f"`tools/issue-profile.sh` ({os.path.relpath(issue_path, ROOT)}: {issue.get('device')}, "
+         f"{issue.get('date')}, `{issue.get('command')}`) ran every scan at n = {n} ({issue.get('type')} add) "
+         "under Nsight Compute once more for what the simulator does not count: the instructions the warps "
+         "issued (`smsp__inst_executed.sum`), the share of cycles a sub-partition issued one "
+         "(`smsp__issue_active`), the resident warps against the most an SM holds (`sm__warps_active`) "
+         "and the two largest stall reasons (warps stalled per instruction issued, "
+         "`smsp__average_warps_issue_stalled_*_per_issue_active`). Launches over 20 us; predicted is the "
+         "time model's time of the same launch above.\n",
+         "| scan | kernel | launch | measured us | predicted us | pred / meas | instructions | issue active | "
+         "warps resident | stalled on |",
+         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    busy = []
+    for r in issue["rows"]:
+        if r["time_ns"] <= 20000:
+            continue
+        p = pred.get((r["algo"], r["kernel"], r["launch"]))
+        ratio = None if not p else p / r["time_ns"]
+        top = sorted(r["stalls"].items(), key=lambda kv: -kv[1])[:2]
+        L.append(f"| {r['algo']} | {r['kernel']} | {r['launch']} | {r['time_ns'] / 1e3:.1f} | "
+                 f"{'-' if not p else f'{p / 1e3:.1f}'} | {'-' if ratio is None else f'{ratio:.2f}'} | "
+                 f"{r['inst'] / 1e6:.1f} M | {r['issue_pct']:.0f}% | {r['warps_active_pct']:.0f}% | "
+                 + ", ".join(f"{k.replace('_', ' ')} {v:.1f}" for k, v in top) + " |")
+        if r["issue_pct"] >= 60 and ratio is not None:
+            busy.append((r["algo"], ratio, r["issue_pct"]))
+    L.append("")
+    if busy:
+        low = [(a, x) for a, x, _ in busy if x < 0.85]
+        L.append("Launches whose sub-partitions issued an instruction in at least 60% of their cycles: "
+                 + ", ".join(f"{a} ({i:.0f}%, predicted {x:.2f} of measured)" for a, x, i in busy)
+                 + ". They are bound by issuing instructions. The simulator counts dialect calls, not "
+                 "instructions: the index arithmetic, loop control and branches that the compiler emits "
+                 "around a kernel's accesses and operator applications, in every resident warp, are priced "
+                 "only through the barrier constants, whose interval has nothing in it and so is the least an "
+                 "interval costs. How many instructions a dialect call becomes depends on the kernel's index "
+                 "arithmetic, and no count of the simulator follows it"
+                 + (": where it is heavy the model is low, as for "
+                    + ", ".join(f"{a} ({x:.2f})" for a, x in low) if low else "")
+                 + ".\n")
+    return L
+
+
+def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, check_path=None,
+         issue=None, issue_path=None):
     rows, sass = doc["rows"], doc.get("sass") or {}
     before = earlier_measures(doc, earlier)
     s = fidelity_data.summarise(rows)
@@ -388,6 +447,7 @@ def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, ch
             err = "-" if pred is None or not meas else f"{100.0 * (pred - meas) / meas:+.0f}%"
             L.append(f"| {algo} | {fmt(None if pred is None else pred / 1e3)} | {fmt(meas / 1e3)} | {err} |")
         L.append("")
+    L.extend(issue_lines(rows, issue, issue_path))
     c = doc.get("constants")
     if c:
         L.append("## Device constants of this run\n")
@@ -430,10 +490,11 @@ def main(argv):
         try:
             earlier_path, earlier = beside(data, "earlier")
             check_path, check = beside(data, "check")
+            issue_path, issue = beside(data, "issue")
         except OSError as e:
             print(f"fidelity_doc.py: {e}", file=sys.stderr)
             return 2
-        text = page(doc, data, read_causes(causes), earlier, earlier_path, check, check_path)
+        text = page(doc, data, read_causes(causes), earlier, earlier_path, check, check_path, issue, issue_path)
     else:
         text = no_data_page(data)
     tmp = out + ".tmp"

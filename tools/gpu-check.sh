@@ -21,6 +21,8 @@
 #   report.tar.gz  scanlab report with the GPU section live
 #   fidelity-*     the simulator's counts against Nsight Compute's, and the
 #                  time model's constants (tools/fidelity.sh says which files)
+#   issue-profile.json  where the scans' time goes at 2^24: instructions
+#                  issued, issue rate and stall reasons (tools/issue-profile.sh)
 #   gputests.log the test executables that exercise the GPU (sim against cuda
 #                bit for bit, bench --backend cuda, adversarial dispatch)
 #   sanitize-*.log compute-sanitizer's memcheck, racecheck and synccheck over
@@ -35,8 +37,8 @@
 #
 #   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests verify bench
 #                                     gpubench experiments sass cub report fidelity
-#                                     sanitize tune (default: build and all but
-#                                     prebuilt and tune)
+#                                     sanitize tune issue (default: build and all
+#                                     but prebuilt, tune and issue)
 #
 # Every command of the GPU stages runs under a time limit (`limit`), so no
 # stage can hang; a kernel's own waits give up with SL_ERR_TIMEOUT first.
@@ -326,6 +328,10 @@ do_tune() {
 
 # The simulator against the GPU's counters (docs/model-fidelity.md): about
 # three minutes on a 16-core H100 host; bounded, so that it cannot hang.
+do_issue() {
+    timeout -k 10 400 bash "$root/tools/issue-profile.sh" "$build" "$out"
+}
+
 do_fidelity() {
     FIDELITY_BUDGET=${FIDELITY_BUDGET:-180} timeout -k 10 300 bash "$root/tools/fidelity.sh" "$build" "$out"
 }
@@ -346,6 +352,7 @@ for st in $stages; do
     cub) stage cub do_cub || status=1 ;;
     report) stage report do_report || status=1 ;;
     fidelity) stage fidelity do_fidelity || status=1 ;;
+    issue) stage issue do_issue || status=1 ;;
     tune) stage tune do_tune || status=1 ;;
     *) echo "unknown stage $st" >&2; exit 2 ;;
     esac

@@ -284,6 +284,20 @@ check("the GPU took 300 to 330 ns per link (median 310)" in lines and "2.00 time
       f"chain links: {lines}")
 check(fidelity_doc.chain_lines(chain_rows, {}) == [], "no constants: no chain section")
 
+# where the time goes: the profile's launches over 20 us beside the model's
+# time of the same launch; a launch bound by issue and predicted low is named
+time_rows = [{"metric": fidelity_data.TIME, "algo": "a", "kernel": "k", "launch": 0, "n": 1 << 24, "type": "i32",
+              "predicted": 50000.0, "measured": 80000.0}]
+issue = {"device": "GPU", "date": "today", "command": "cmd", "n": 1 << 24, "type": "i32",
+         "rows": [{"algo": "a", "kernel": "k", "launch": 0, "time_ns": 100000.0, "inst": 5e7, "issue_pct": 70.0,
+                   "warps_active_pct": 95.0, "stalls": {"barrier": 3.0, "wait": 1.0, "drain": 0.5}},
+                  {"algo": "a", "kernel": "small", "launch": 1, "time_ns": 3000.0, "inst": 1e4, "issue_pct": 90.0,
+                   "warps_active_pct": 10.0, "stalls": {}}]}
+lines = "\n".join(fidelity_doc.issue_lines(time_rows, issue, os.path.join(tools, "x.json")))
+check("| a | k | 0 | 100.0 | 50.0 | 0.50 | 50.0 M | 70% | 95% | barrier 3.0, wait 1.0 |" in lines
+      and "small" not in lines and "as for a (0.50)" in lines, f"issue section: {lines}")
+check(fidelity_doc.issue_lines(time_rows, None, None) == [], "no profile: no section")
+
 # tools/fidelity.sh's modes without a GPU: bad input is one line, exit 2
 build = os.path.dirname(os.path.dirname(os.path.abspath(run)))
 script = os.path.join(tools, "fidelity.sh")
