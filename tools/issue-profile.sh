@@ -24,14 +24,16 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# the scans of the catalogue that run on both backends, with the same
-# parameters as the fidelity run's time pass (tools/fidelity.sh)
+# the scans of the catalogue that run on both backends, with the
+# parameters of the fidelity run's time pass (tools/fidelity.sh: the same
+# FIDELITY_PARAMS, algo=param words)
+params=${FIDELITY_PARAMS:-two-level=132}
 listed=$("$build/scanlab" list)
 sed -n 's/^SL_KERNEL([a-z_0-9]*, *\(block\|device\), *SCAN, *"\([^"]*\)".*/\2/p' "$root/cuda/kernels.def" |
     while read -r algo; do
         echo "$listed" | grep -qE "^$algo +[a-z]+ +sim,cuda" || continue
         p=0
-        [ "$algo" = two-level ] && p=132
+        for w in $params; do [ "${w%%=*}" = "$algo" ] && p=${w#*=}; done
         echo "$algo i32 16777216 0 $p"
     done >"$work/cases.txt"
 
