@@ -127,9 +127,6 @@ extra_block=${FIDELITY_BLOCK:-128}
 time_sizes=${FIDELITY_TIME_SIZES:-16777216}
 time_scale=${FIDELITY_TIME_SCALE:-16}
 budget=${FIDELITY_BUDGET:-200}
-# two-level's default differs between the backends (ranges to fill the GPU
-# against 8 in the simulator): give both the same
-params=${FIDELITY_PARAMS:-two-level=132}
 only=${FIDELITY_ALGOS:-} # a space-separated subset of the algorithms (default: all)
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
@@ -158,22 +155,14 @@ done
 command -v ncu >/dev/null || { say "ncu (Nsight Compute) not found"; exit 2; }
 
 # --- the launch set, from cuda/kernels.def ------------------------------------
-param_of() { # algo
-    local p
-    for p in $params; do [ "${p%%=*}" = "$1" ] && { echo "${p#*=}"; return; }; done
-    echo 0
-}
-algos=$(sed -n 's/^SL_KERNEL([a-z_0-9]*, *\(block\|device\|reduce\), *\(SCAN\|REDUCE\), *"\([^"]*\)".*/\2 \3/p' \
-    "$root/cuda/kernels.def")
-listed=$("$build/scanlab" list)
+. "$root/tools/catalogue.sh"
+catalogue_kernels "$root" "$build" >"$work/catalogue.txt" || { say "scanlab list failed"; exit 1; }
 mkdir -p "$work/cases"
 scans=""
-for entry in $(echo "$algos" | tr ' ' ':'); do
-    kind=${entry%%:*} algo=${entry#*:}
+while read -r kind algo p both; do
     # only what this build runs on both backends
-    echo "$listed" | grep -qE "^$algo +[a-z]+ +sim,cuda" || { say "skip $algo: not sim,cuda in this build"; continue; }
+    [ "$both" = yes ] || { say "skip $algo: not sim,cuda in this build"; continue; }
     if [ -n "$only" ] && ! echo " $only " | grep -q " $algo "; then continue; fi
-    p=$(param_of "$algo")
     for t in $types; do
         for n in $sizes; do echo "$algo $t $n 0 $p"; done
     done >"$work/cases/$algo.txt"
@@ -182,7 +171,7 @@ for entry in $(echo "$algos" | tr ' ' ':'); do
         scans+=" $algo"
         for n in $time_sizes; do echo "$algo i32 $n 0 $p"; done >>"$work/cases/time.txt"
     fi
-done
+done <"$work/catalogue.txt"
 say "launch set: $(cat "$work"/cases/*.txt | wc -l) cases over $(ls "$work/cases" | grep -vc time) algorithms"
 
 # --- device constants -----------------------------------------------------------

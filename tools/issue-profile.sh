@@ -24,18 +24,11 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# the scans of the catalogue that run on both backends, with the
-# parameters of the fidelity run's time pass (tools/fidelity.sh: the same
-# FIDELITY_PARAMS, algo=param words)
-params=${FIDELITY_PARAMS:-two-level=132}
-listed=$("$build/scanlab" list)
-sed -n 's/^SL_KERNEL([a-z_0-9]*, *\(block\|device\), *SCAN, *"\([^"]*\)".*/\2/p' "$root/cuda/kernels.def" |
-    while read -r algo; do
-        echo "$listed" | grep -qE "^$algo +[a-z]+ +sim,cuda" || continue
-        p=0
-        for w in $params; do [ "${w%%=*}" = "$algo" ] && p=${w#*=}; done
-        echo "$algo i32 16777216 0 $p"
-    done >"$work/cases.txt"
+# the scans of the catalogue that run on both backends, with the fidelity
+# run's parameters (tools/catalogue.sh)
+. "$root/tools/catalogue.sh"
+catalogue_kernels "$root" "$build" >"$work/catalogue.txt" || { echo "issue-profile: scanlab list failed" >&2; exit 1; }
+awk '$1 == "SCAN" && $4 == "yes" { print $2, "i32 16777216 0", $3 }' "$work/catalogue.txt" >"$work/cases.txt"
 
 stalls="barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait not_selected selected
     dispatch_stall math_pipe_throttle membar drain no_instruction branch_resolving sleeping misc"
