@@ -62,13 +62,16 @@ sl_status sl_bench_event_ms(void *start, void *stop, double *ms);
 /* Waits for the GPU and returns the first error of what ran. */
 sl_status sl_bench_sync(void);
 
-/* The time one block takes to see a word another block published: two
- * blocks on different SMs hand a counter back and forth `rounds` times
- * through one 8-byte word (strong relaxed stores and loads of GPU scope,
- * polling without a pause, as the chained scans do). *us is the total over
- * 2 x rounds hand-offs, in microseconds; *sm_a and *sm_b the SMs the two
- * blocks ran on. Bounded: SL_ERR_TIMEOUT if a hand-off never comes. */
-sl_status sl_bench_handoff_us(int rounds, double *us, int *sm_a, int *sm_b);
+/* One hand-off of a chained scan: the time from a block's publication of
+ * a status word to another block's poll seeing it and publishing its own.
+ * Measured as an empty chain of `links` links (no tile data) through
+ * status words of word_bytes bytes (8: the tile protocol's word of 4-byte
+ * elements; 16: of 8-byte ones, tag checked), one block per SM, with
+ * strong relaxed stores and unpaused polls of GPU scope as the chained
+ * scans make them. *us: the time per link, in microseconds. Bounded:
+ * SL_ERR_TIMEOUT if a link never comes; SL_ERR_ARG for another word size
+ * or fewer than 2 links. */
+sl_status sl_bench_handoff_us(int word_bytes, unsigned links, double *us);
 
 #ifdef __cplusplus
 }

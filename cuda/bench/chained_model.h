@@ -14,6 +14,9 @@ extern "C" {
  * block threads and param items per thread (0: the defaults); 0 when the
  * layout is invalid. */
 size_t sl_chained_tiles(sl_type type, size_t n, int block, int param);
+/* Bytes of their tiles' status words for elements of type: the word a
+ * hand-off goes through (8 or 16). */
+size_t sl_chained_word_bytes(sl_type type);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
  * stderr and exit 2; with one, a small run must time every default scan,
  * check it against CUB and print the JSON fields the docs are made from.
  * Each test skips on the machine where it cannot run. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,6 +107,56 @@ static void test_gpu_small(void **state)
     free(err);
 }
 
+/* The number after "key": at or after from (NAN if absent or null). */
+static double number_after(const char *from, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = from ? strstr(from, pat) : NULL;
+    if (!p)
+        return NAN;
+    char *end = NULL;
+    const double v = strtod(p + strlen(pat), &end);
+    return end == p + strlen(pat) ? NAN : v;
+}
+
+/* The chained scans' latency model: a hand-off for each status word width,
+ * measured in the run, and every chained row predicted as its tiles x the
+ * hand-off of its elements' word (8 bytes for i32, 16 for i64). */
+static void test_gpu_chained_model(void **state)
+{
+    (void)state;
+    if (!have_gpu())
+        skip();
+    /* 384 x 12 elements a tile for both types: 22 tiles of n = 100000 */
+    const char *args[] = {"bench", "--backend", "cuda", "--algo", "chained-static", "--n", "100000", "--type",
+                          "i32,i64", "--block", "384", "--param", "12", "--reps", "3", "--json", NULL};
+    char *out = NULL, *err = NULL;
+    const int rc = test_run_cli(scanlab, args, &out, &err);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, err);
+    const double h8 = number_after(out, "handoff_us"), h16 = number_after(out, "handoff16_us");
+    if (!(h8 > 0.01 && h8 < 100 && h16 > 0.01 && h16 < 100))
+        fail_msg("hand-offs %g and %g us in %s", h8, h16, out);
+    const char *types[] = {"\"i32\"", "\"i64\""};
+    const double h[] = {h8, h16};
+    const char *row = out;
+    for (int k = 0; k < 2; k++) {
+        row = strstr(row, "\"chained-static\"");
+        assert_non_null(row);
+        const char *type = strstr(row, "\"type\"");
+        assert_non_null(type);
+        if (strncmp(strchr(type, ':') + 1, types[k], strlen(types[k])) != 0)
+            fail_msg("row %d is not %s: %.40s", k, types[k], type);
+        const double want = 22.0 * h[k] * 1e-3, got = number_after(row, "predicted_ms");
+        if (!(fabs(got - want) <= 1e-12 * want))
+            fail_msg("%s: predicted %.17g ms, want 22 tiles x %g us", types[k], got, h[k]);
+        row = type;
+    }
+    free(out);
+    free(err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -114,6 +165,6 @@ int main(int argc, char **argv)
     }
     scanlab = argv[1];
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_no_gpu), cmocka_unit_test(test_usage),
-                                       cmocka_unit_test(test_gpu_small)};
+                                       cmocka_unit_test(test_gpu_small), cmocka_unit_test(test_gpu_chained_model)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,7 +37,9 @@
  * point where other blocks run) and the explorer reports a deadlock first.
  *
  * The first part is type-independent (guarded); the second depends on T
- * and is defined once per instantiation with SL_KN names. */
+ * and is defined once per instantiation with SL_KN names. A file that
+ * needs only the first (the benchmark's hand-off, which publishes words of
+ * the same layout) defines SL_TILE_STATUS_COMMON_ONLY before including it. */
 #ifndef MUT_SP_STATUS_H
 #define MUT_SP_STATUS_H
 
@@ -185,6 +187,7 @@ SL_DEVICE uint32_t sl_tile_tag(uint64_t bits)
 #endif /* MUT_SP_STATUS_H */
 
 /* ---- per instantiation (T) ---------------------------------------------- */
+#ifndef SL_TILE_STATUS_COMMON_ONLY
 
 /* Publishes status s (SL_TILE_A or SL_TILE_P) with value v in words[k]
  * (the tile or window array of ts). */
@@ -308,3 +311,4 @@ SL_DEVICE T SL_KN(tile_wait_prefix)(sl_tile_status ts, const void *words, size_t
     sl_tile_give_up(ts);
     return IDENTITY();
 }
+#endif /* SL_TILE_STATUS_COMMON_ONLY */

@@ -51,7 +51,7 @@ int bench_cuda(const bench_options *o)
 #define CB_DEFAULT_ALGOS \
     "hierarchical,reduce-then-scan,two-level,chained-static,chained-ticket,lookback,lookback-det"
 #define CB_SEED 0x5ca9u /* the input of `scanlab bench --backend omp` too */
-#define CB_HANDOFF_ROUNDS 20000
+#define CB_HANDOFF_LINKS 40000u /* links of the empty chain that prices a hand-off */
 #define CB_MAX_ALGOS 40
 
 /* One reported measurement. */
@@ -110,8 +110,7 @@ static uint64_t *digest_slot(const cb_cfg *c, size_t k, int r)
 /* What the whole run shares: the device, the hand-off measurement. */
 typedef struct {
     sl_bench_gpu gpu;
-    double handoff_us; /* one hand-off; < 0: not measured */
-    int handoff_sm[2];
+    double handoff_us[2]; /* one hand-off through an 8-byte and a 16-byte status word; < 0: not measured */
     bool progress;
     cli_progress prog; /* per configuration: the warm-ups, then the repetitions */
 } cb_ctx;
@@ -120,6 +119,10 @@ static const char *job_name(const cb_job *j)
 {
     return j->kind == JOB_COPY ? "copy" : j->kind == JOB_CUB ? "cub" : j->algo->name;
 }
+
+/* Which hand-off prices a chained scan of elements of type: the one
+ * through its tiles' status word (8 or 16 bytes). */
+static int handoff_index(sl_type type) { return sl_chained_word_bytes(type) == 8 ? 0 : 1; }
 
 static bool is_chained(const char *name)
 {
@@ -499,9 +502,10 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
             for (int r = 1; r <= c->reps; r++)
                 row.repeatable &= digests[k * (size_t)(c->reps + 1) + (size_t)r] == digests[k * (size_t)(c->reps + 1)];
             row.bound_ms = copy_ms * row.bound / 2.0;
-            if (is_chained(row.algo) && ctx->handoff_us > 0) {
+            const double h = ctx->handoff_us[handoff_index(c->type)];
+            if (is_chained(row.algo) && h > 0) {
                 const size_t t = sl_chained_tiles(c->type, c->n, c->block, c->param);
-                row.predicted_ms = (double)t * ctx->handoff_us * 1e-3;
+                row.predicted_ms = (double)t * h * 1e-3;
             }
             st = rows_push(rows, &row);
         }
@@ -542,10 +546,11 @@ static void print_table(const cb_ctx *ctx, const cb_rows *rows, int block, int p
                r->repeatable ? "same" : "DIFFER");
     }
     printf("\nrepeat: whether every timed run's output was bitwise the first run's\n");
-    if (ctx->handoff_us > 0)
-        printf("model ms (chained scans): tiles x one hand-off between two blocks, measured here: %.3f us "
-               "(SMs %d and %d)\n",
-               ctx->handoff_us, ctx->handoff_sm[0], ctx->handoff_sm[1]);
+    if (ctx->handoff_us[0] > 0)
+        printf("model ms (chained scans): tiles x one hand-off, measured here as an empty chain through the "
+               "scans' status words: %.3f us (8-byte words, 4-byte elements), %.3f us (16-byte words, 8-byte "
+               "elements)\n",
+               ctx->handoff_us[0], ctx->handoff_us[1]);
 }
 
 static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int param)
@@ -562,10 +567,12 @@ static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int pa
     json_uint(&w, "l2_bytes", ctx->gpu.l2_bytes);
     json_int(&w, "block", block);
     json_int(&w, "param", param);
-    if (ctx->handoff_us > 0)
-        json_double(&w, "handoff_us", ctx->handoff_us);
-    else
-        json_null(&w, "handoff_us");
+    static const char *const handoff_key[2] = {"handoff_us", "handoff16_us"};
+    for (int k = 0; k < 2; k++)
+        if (ctx->handoff_us[k] > 0)
+            json_double(&w, handoff_key[k], ctx->handoff_us[k]);
+        else
+            json_null(&w, handoff_key[k]);
     json_begin_array(&w, "results");
     for (size_t i = 0; i < rows->count; i++) {
         const cb_row *r = &rows->v[i];
@@ -631,7 +638,7 @@ int bench_cuda(const bench_options *o)
     cb_rows rows = {NULL, 0, 0};
     bool failed = false;
     memset(&ctx, 0, sizeof ctx);
-    ctx.handoff_us = -1.0;
+    ctx.handoff_us[0] = ctx.handoff_us[1] = -1.0;
     ctx.progress = o->progress != NULL;
     sl_status st = parse_algos(o->algos ? o->algos : CB_DEFAULT_ALGOS, algos, &nalgos);
     if (st == SL_OK)
@@ -658,18 +665,18 @@ int bench_cuda(const bench_options *o)
         return CLI_EXIT_FAILED;
     }
     st = SL_OK;
-    for (size_t a = 0; a < nalgos && ctx.handoff_us < 0 && st == SL_OK; a++)
-        if (is_chained(algos[a]->name)) {
-            double total = 0.0;
-            st = sl_bench_handoff_us(CB_HANDOFF_ROUNDS, &total, &ctx.handoff_sm[0], &ctx.handoff_sm[1]);
-            if (st != SL_OK) {
-                fprintf(stderr, "scanlab: bench: hand-off measurement: %s\n", sl_status_str(st));
-                failed = true;
-                st = SL_OK;
-                break;
-            }
-            ctx.handoff_us = total / (2.0 * CB_HANDOFF_ROUNDS);
+    bool chained = false;
+    for (size_t a = 0; a < nalgos; a++)
+        chained |= is_chained(algos[a]->name);
+    for (int k = 0; chained && k < 2; k++) {
+        st = sl_bench_handoff_us(k == 0 ? 8 : 16, CB_HANDOFF_LINKS, &ctx.handoff_us[k]);
+        if (st != SL_OK) {
+            fprintf(stderr, "scanlab: bench: hand-off measurement: %s\n", sl_status_str(st));
+            failed = true;
+            st = SL_OK;
+            break;
         }
+    }
     for (int t = 0; t < SL_TYPE_COUNT && st == SL_OK; t++)
         for (int op = 0; op < SL_OP_COUNT && st == SL_OK; op++) {
             if (!(types & (1u << t)) || !(ops & (1u << op)) || !SL_OP_APPLIES(op, t))
