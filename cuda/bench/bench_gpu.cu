@@ -205,21 +205,28 @@ __device__ static void handoff_publish(sl_u64x2 *w, uint64_t v)
     ST_RELAXED(w, 0, x);
 }
 
-__device__ static bool handoff_seen(const uint64_t *w, uint64_t v)
+/* One poll: whether the word holds an inclusive prefix of this run (tag
+ * checked for 16 bytes), and its value. */
+__device__ static bool handoff_poll(const uint64_t *w, uint64_t *v)
 {
     const uint64_t x = LD_RELAXED(w, 0);
-    return (uint32_t)(x >> 32) == SL_HANDOFF_META && (uint32_t)x == (uint32_t)v;
+    *v = (uint32_t)x;
+    return (uint32_t)(x >> 32) == SL_HANDOFF_META;
 }
 
-__device__ static bool handoff_seen(const sl_u64x2 *w, uint64_t v)
+__device__ static bool handoff_poll(const sl_u64x2 *w, uint64_t *v)
 {
     const sl_u64x2 x = LD_RELAXED(w, 0);
-    return (uint32_t)(x.hi >> 32) == sl_tile_tag(x.lo) && (uint32_t)x.hi == SL_HANDOFF_META && x.lo == v;
+    *v = x.lo;
+    return (uint32_t)(x.hi >> 32) == sl_tile_tag(x.lo) && (uint32_t)x.hi == SL_HANDOFF_META;
 }
 
 /* An empty chain: link k is published in words[k] by block k mod the
  * grid once it has seen link k - 1, as a chained scan's tiles hand on
- * their prefixes, without the tiles' data. One block per SM, so that
+ * their prefixes, without the tiles' data. What a link publishes is made
+ * from what it saw (its value plus one), as a tile's prefix is, so that
+ * the combination and the new word's tag follow the poll as they do in
+ * the scan. One block per SM, so that
  * consecutive links cross SMs as consecutive tiles mostly do. Measured on
  * the H100 (docs/performance.md): the same time per link with 66 to 1056
  * blocks, where a hand-off between two fixed blocks varied from 0.235 to
@@ -229,13 +236,14 @@ template <typename W> __global__ static void chain_kernel(W *words, unsigned lin
     if (threadIdx.x != 0)
         return;
     for (unsigned k = blockIdx.x; k < links; k += gridDim.x) {
+        uint64_t seen = 0;
         uint32_t polls = 0;
-        while (k > 0 && !handoff_seen(words + k - 1, k - 1))
+        while (k > 0 && !handoff_poll(words + k - 1, &seen))
             if (++polls == SL_HANDOFF_SPIN_LIMIT) {
                 ST_RELAXED(err, 0, 1u);
                 return;
             }
-        handoff_publish(words + k, k);
+        handoff_publish(words + k, k > 0 ? seen + 1 : 0);
     }
 }
 
