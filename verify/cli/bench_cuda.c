@@ -110,7 +110,7 @@ static uint64_t *digest_slot(const cb_cfg *c, size_t k, int r)
 /* What the whole run shares: the device, the hand-off measurement. */
 typedef struct {
     sl_bench_gpu gpu;
-    double handoff_us[2]; /* one hand-off through an 8-byte and a 16-byte status word; < 0: not measured */
+    double handoff_us[2]; /* one hand-off through each word of handoff_words; < 0: not measured */
     bool progress;
     cli_progress prog; /* per configuration: the warm-ups, then the repetitions */
 } cb_ctx;
@@ -120,9 +120,16 @@ static const char *job_name(const cb_job *j)
     return j->kind == JOB_COPY ? "copy" : j->kind == JOB_CUB ? "cub" : j->algo->name;
 }
 
+/* The status words a hand-off is measured through, and the JSON key of
+ * each measurement. */
+static const struct {
+    int bytes;
+    const char *key;
+} handoff_words[2] = {{8, "handoff_us"}, {16, "handoff16_us"}};
+
 /* Which hand-off prices a chained scan of elements of type: the one
- * through its tiles' status word (8 or 16 bytes). */
-static int handoff_index(sl_type type) { return sl_chained_word_bytes(type) == 8 ? 0 : 1; }
+ * through its tiles' status word. */
+static int handoff_index(sl_type type) { return (int)sl_chained_word_bytes(type) == handoff_words[0].bytes ? 0 : 1; }
 
 static bool is_chained(const char *name)
 {
@@ -567,12 +574,11 @@ static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int pa
     json_uint(&w, "l2_bytes", ctx->gpu.l2_bytes);
     json_int(&w, "block", block);
     json_int(&w, "param", param);
-    static const char *const handoff_key[2] = {"handoff_us", "handoff16_us"};
     for (int k = 0; k < 2; k++)
         if (ctx->handoff_us[k] > 0)
-            json_double(&w, handoff_key[k], ctx->handoff_us[k]);
+            json_double(&w, handoff_words[k].key, ctx->handoff_us[k]);
         else
-            json_null(&w, handoff_key[k]);
+            json_null(&w, handoff_words[k].key);
     json_begin_array(&w, "results");
     for (size_t i = 0; i < rows->count; i++) {
         const cb_row *r = &rows->v[i];
@@ -669,7 +675,7 @@ int bench_cuda(const bench_options *o)
     for (size_t a = 0; a < nalgos; a++)
         chained |= is_chained(algos[a]->name);
     for (int k = 0; chained && k < 2; k++) {
-        st = sl_bench_handoff_us(k == 0 ? 8 : 16, CB_HANDOFF_LINKS, &ctx.handoff_us[k]);
+        st = sl_bench_handoff_us(handoff_words[k].bytes, CB_HANDOFF_LINKS, &ctx.handoff_us[k]);
         if (st != SL_OK) {
             fprintf(stderr, "scanlab: bench: hand-off measurement: %s\n", sl_status_str(st));
             failed = true;
