@@ -60,8 +60,10 @@ METHOD = """\
 5. `tools/fidelity_ubench` measures the time model's constants, and
    `cuobjdump -sass` dumps the compared kernels' SASS into the stage's work
    archive, where the causes below were read;
-6. `tools/fidelity_join.py` joins the launches in order (kernel names and
-   grid sizes checked) into `docs/data/fidelity-<gpu>.json`, one row per
+6. `tools/fidelity_join.py` joins the launches in order (kernel names
+   checked, and grid sizes too in the counter passes; a time row keeps the
+   GPU's grid beside the simulator's where they differ, `gpu_blocks`) into
+   `docs/data/fidelity-<gpu>.json`, one row per
    launch and metric, and `tools/fidelity_doc.py` writes this page. After a
    change to the simulator, `tools/fidelity.sh --rejoin BUILD ARCHIVE` joins
    a run's work archive again (its Nsight Compute logs kept, the simulator
@@ -278,6 +280,28 @@ def chain_lines(rows, constants):
             "`tools/fidelity_ubench` measured it in the same run.\n"]
 
 
+def grid_lines(rows):
+    """The time rows at the measured size (not scaled) whose launch the GPU
+    ran on another grid than the simulator, and why."""
+    other = [r for r in rows if r["metric"] == fidelity_data.TIME and r.get("gpu_blocks") is not None
+             and not r.get("scaled")]
+    if not other:
+        return []
+    L = ["Launches the GPU ran on another grid than the simulator (the same tiles and work; the "
+         "time is predicted for the simulator's grid):\n",
+         "| scan | kernel | n | launch | simulator's blocks | GPU's blocks |",
+         "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for r in other:
+        L.append(f"| {r['algo']} | {r['kernel']} | {r['n']} | {r['launch']} | {r['blocks']} | {r['gpu_blocks']} |")
+    L.append("\nThe grid-stride kernels ask an occupancy query for their grid. The GPU's answer counts the "
+             "kernel's registers, and the simulator's counts threads, blocks and shared memory only, so "
+             "that a kernel of many registers (the device-level scans': `-Xptxas -v` prints them) gets "
+             "fewer blocks on the GPU. The ticketed single-pass scans run as many blocks as the GPU holds "
+             "and draw their tiles, and one block per tile in the simulator. The time pass joins its "
+             "launches by kernel names, and the scaled rows carry their GPU grids too.\n")
+    return L
+
+
 def issue_lines(rows, issue, issue_path):
     """Where the block scans' time goes: Nsight Compute's instruction and
     stall counts of each scan's launches over 20 us (tools/issue-profile.sh)
@@ -447,6 +471,7 @@ def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, ch
             err = "-" if pred is None or not meas else f"{100.0 * (pred - meas) / meas:+.0f}%"
             L.append(f"| {algo} | {fmt(None if pred is None else pred / 1e3)} | {fmt(meas / 1e3)} | {err} |")
         L.append("")
+    L.extend(grid_lines(rows))
     L.extend(issue_lines(rows, issue, issue_path))
     c = doc.get("constants")
     if c:

@@ -5,8 +5,9 @@
                         [--sass SASS.json] [--scale S] [--command TEXT]
       the simulator's launches (tools/fidelity_run sim) joined with Nsight
       Compute's (DIR/<name>.csv for the cases DIR/<name>.txt), launch by
-      launch in order, kernel names and grids checked; the document
-      {"device", "date", "rows": [...]} on stdout
+      launch in order, kernel names checked, and grids too but in the time
+      passes (a time row notes the GPU's grid where it differs:
+      gpu_blocks); the document {"device", "date", "rows": [...]} on stdout
   fidelity_join.py repredict --doc DOC.json --sim SIM.jsonl [--command TEXT]
       the counts of DOC (a document made by join) predicted again by the
       simulator as it is now (tools/fidelity_run sim over DOC's launches:
@@ -123,9 +124,6 @@ def load_sim(path):
     return sim
 
 
-PERSISTENT_WHEN_FULL = {"chained-ticket", "lookback", "lookback-det"}
-
-
 def match(ncu, p, sim_launches, check_grid):
     if p + len(sim_launches) > len(ncu):
         return False
@@ -146,10 +144,11 @@ def row(s, metric, predicted, measured, **extra):
     return r
 
 
-def time_row(s, measured):
+def time_row(s, measured, gpu_blocks=None):
     bytes_ = SECTOR_BYTES * (s["global_ld_sectors"] + s["global_st_sectors"] + s["global_atom_sectors"])
+    extra = {"gpu_blocks": gpu_blocks} if gpu_blocks is not None and gpu_blocks != s["blocks"] else {}
     return row(s, TIME, s.get("predicted_ns"), measured, bytes=bytes_, bound=s.get("bound"),
-               chain=s["chain"], scaled=s["scaled"])
+               chain=s["chain"], scaled=s["scaled"], **extra)
 
 
 def own_conflicts(rows):
@@ -194,11 +193,16 @@ def join(args):
                 continue
             if not all(l["correct"] for l in launches):
                 problems.append(f"{name}: {a} {t} {n} block {b}: the simulated run was not right")
-            # The ticketed single-pass scans launch a persistent grid on a
-            # GPU that holds fewer blocks than they have tiles (the
-            # simulator, a block per tile): the same tiles and work, so
-            # their time rows are joined without comparing grids.
-            check_grid = not scaled and not (timing and a in PERSISTENT_WHEN_FULL)
+            # The counts depend on the grid, so the counter passes compare
+            # grids. The time passes compare kernels only: at 2^24 and above
+            # the grids sized by an occupancy query differ, because the
+            # GPU's query counts the kernel's registers and the
+            # simulator's does not (threads, blocks and shared memory), and
+            # the ticketed single-pass scans run a persistent grid on the
+            # GPU and a block per tile in the simulator. The tiles and the
+            # work are the same; a time row keeps the GPU's grid beside
+            # the simulator's (gpu_blocks) where they differ.
+            check_grid = not timing
             at = None
             for j in range(p, min(p + 64, len(ncu))):
                 if match(ncu, j, launches, check_grid):
@@ -216,7 +220,7 @@ def join(args):
                                 extra["atom_sectors"] = s["global_atom_sectors"]
                             rows.append(row(s, metric, s[field], number(r.get(metric)), **extra))
                         own_conflicts(rows)
-                    rows.append(time_row(s, number(r.get(TIME))))
+                    rows.append(time_row(s, number(r.get(TIME)), grid_blocks(r.get("Grid Size"))))
                 p = at + len(launches)
                 continue
             if scaled:
@@ -240,6 +244,14 @@ def join(args):
                                     "scaled from the simulator: compared as a whole")
                     p = q
                     continue
+            other = next((j for j in range(p, min(p + 64, len(ncu))) if match(ncu, j, launches, False)), None)
+            if other is not None:
+                gpu = [grid_blocks(r.get("Grid Size")) for r in ncu[other:other + len(launches)]]
+                problems.append(f"{name}: {a} {t} {n} block {b}: the GPU ran grids of {gpu} blocks, the simulator "
+                                f"{[s['blocks'] for s in launches]} (the GPU's occupancy query counts registers, "
+                                "the simulator's does not), so its counts are not compared")
+                p = other + len(launches)
+                continue
             problems.append(f"{name}: {a} {t} {n} block {b}: its launches were not found in the ncu log "
                             "(a failed run, or other launches than the simulator's)")
     device = None

@@ -97,6 +97,44 @@ with tempfile.TemporaryDirectory() as d:
 
     head = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size",
             "Grid Size", "Device", "CC"] + [m for m, _ in fidelity_join.METRICS] + [fidelity_join.TIME]
+
+    # the GPU's occupancy query counts registers: the same case on a GPU
+    # grid of 48 blocks for the first launch. The counter pass refuses the
+    # case (counts depend on the grid); the time pass joins it by kernel
+    # names and keeps the GPU's grid beside (gpu_blocks), on that row only
+    unscaled = [r for r in grows if not r["scaled"]]
+    gdir = os.path.join(d, "gridjoin")
+    for sub in ("cases", "ncu"):
+        os.makedirs(os.path.join(gdir, sub))
+    buf = io.StringIO()
+    w = csv.writer(buf, quoting=csv.QUOTE_ALL)
+    w.writerow(head)
+    for i, r in enumerate(unscaled):
+        blocks = 48 if r["launch"] == 0 else r["blocks"]
+        w.writerow([str(i), "1", "fidelity_run", "host", r["kernel"] + "_cuda", "1", "7", f"({r['block']}, 1, 1)",
+                    f"({blocks}, 1, 1)", "0", "9.0"] + [str(r[f]) for _, f in fidelity_join.METRICS] + ["5000"])
+    for name in ("time", "reduce-then-scan"):
+        with open(os.path.join(gdir, "cases", name + ".txt"), "w") as f:
+            f.write("reduce-then-scan i32 393216 0 0\n")
+        with open(os.path.join(gdir, "ncu", name + ".csv"), "w") as f:
+            f.write(buf.getvalue())
+    with open(os.path.join(gdir, "sim.jsonl"), "w") as f:
+        f.write(grid.stdout)
+    gj = subprocess.run([sys.executable, os.path.join(tools, "fidelity_join.py"), "join", "--sim",
+                         os.path.join(gdir, "sim.jsonl"), "--ncu", os.path.join(gdir, "ncu"), "--cases",
+                         os.path.join(gdir, "cases"), "--device", device], capture_output=True, text=True)
+    gdoc = json.loads(gj.stdout) if gj.returncode == 0 else {"rows": [], "problems": []}
+    check(all(r["metric"] == fidelity_join.TIME for r in gdoc["rows"]) and len(gdoc["rows"]) == len(unscaled),
+          f"grid differs: only the time rows joined: {[r['metric'] for r in gdoc['rows']]}")
+    check([r.get("gpu_blocks") for r in gdoc["rows"]] == [48] + [None] * (len(unscaled) - 1),
+          f"the GPU's grid where it differs: {[r.get('gpu_blocks') for r in gdoc['rows']]}")
+    check(any(p.startswith("reduce-then-scan: reduce-then-scan i32 393216 block 0: the GPU ran grids of [48, ")
+              for p in gdoc["problems"]), f"the counter case refused, the grids named: {gdoc['problems']}")
+    grid_md = "\n".join(fidelity_doc.grid_lines(gdoc["rows"]))
+    check("| reduce-then-scan | rts_reduce_i32_add | 393216 | 0 | 64 | 48 |" in grid_md, f"grid lines: {grid_md}")
+    check(fidelity_doc.grid_lines([dict(r, scaled=True) for r in gdoc["rows"]]) == [],
+          "scaled rows are not listed")
+
     changed = None
     col = {m: k for k, (m, _) in enumerate(fidelity_join.METRICS)}
     inst_ld = col["smsp__sass_inst_executed_op_shared_ld.sum"]
