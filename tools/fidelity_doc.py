@@ -293,12 +293,12 @@ def grid_lines(rows):
          "| --- | --- | ---: | ---: | ---: | ---: |"]
     for r in other:
         L.append(f"| {r['algo']} | {r['kernel']} | {r['n']} | {r['launch']} | {r['blocks']} | {r['gpu_blocks']} |")
-    L.append("\nThe grid-stride kernels ask an occupancy query for their grid. The GPU's answer counts the "
-             "kernel's registers, and the simulator's counts threads, blocks and shared memory only, so "
-             "that a kernel of many registers (the device-level scans': `-Xptxas -v` prints them) gets "
-             "fewer blocks on the GPU. The ticketed single-pass scans run as many blocks as the GPU holds "
-             "and draw their tiles, and one block per tile in the simulator. The time pass joins its "
-             "launches by kernel names, and the scaled rows carry their GPU grids too.\n")
+    L.append("\nThe grid-stride kernels size their grid by an occupancy query. The GPU's answer counts the "
+             "kernel's registers; the simulator's counts threads, blocks and shared memory only. A kernel "
+             "of many registers therefore gets fewer blocks on the GPU (`nvcc -Xptxas -v` prints a kernel's "
+             "registers). The ticketed single-pass scans run as many "
+             "blocks as the GPU holds, each drawing tiles, and one block per tile in the simulator. The "
+             "time pass joins its launches by kernel names; the scaled rows carry their GPU grids too.\n")
     return L
 
 

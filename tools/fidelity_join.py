@@ -5,8 +5,8 @@
                         [--sass SASS.json] [--scale S] [--command TEXT]
       the simulator's launches (tools/fidelity_run sim) joined with Nsight
       Compute's (DIR/<name>.csv for the cases DIR/<name>.txt), launch by
-      launch in order, kernel names checked, and grids too but in the time
-      passes (a time row notes the GPU's grid where it differs:
+      launch in order, kernel names checked, and grids too except in the
+      time passes (a time row notes the GPU's grid where it differs:
       gpu_blocks); the document {"device", "date", "rows": [...]} on stdout
   fidelity_join.py repredict --doc DOC.json --sim SIM.jsonl [--command TEXT]
       the counts of DOC (a document made by join) predicted again by the
