@@ -136,6 +136,12 @@ def match(ncu, p, sim_launches, check_grid):
     return True
 
 
+def find(ncu, p, sim_launches, check_grid):
+    """Where the simulator's launches start in the ncu log, looking up to
+    64 launches on from p, or None."""
+    return next((j for j in range(p, min(p + 64, len(ncu))) if match(ncu, j, sim_launches, check_grid)), None)
+
+
 def row(s, metric, predicted, measured, **extra):
     r = {"algo": s["algo"], "kernel": s["kernel"], "type": s["type"], "n": s["n"], "block": s["block"],
          "launch": s["launch"], "blocks": s["blocks"], "metric": metric, "predicted": predicted,
@@ -202,12 +208,7 @@ def join(args):
             # GPU and a block per tile in the simulator. The tiles and the
             # work are the same; a time row keeps the GPU's grid beside
             # the simulator's (gpu_blocks) where they differ.
-            check_grid = not timing
-            at = None
-            for j in range(p, min(p + 64, len(ncu))):
-                if match(ncu, j, launches, check_grid):
-                    at = j
-                    break
+            at = find(ncu, p, launches, check_grid=not timing)
             if at is not None:
                 for k, s in enumerate(launches):
                     r = ncu[at + k]
@@ -244,7 +245,7 @@ def join(args):
                                     "scaled from the simulator: compared as a whole")
                     p = q
                     continue
-            other = next((j for j in range(p, min(p + 64, len(ncu))) if match(ncu, j, launches, False)), None)
+            other = find(ncu, p, launches, check_grid=False)
             if other is not None:
                 gpu = [grid_blocks(r.get("Grid Size")) for r in ncu[other:other + len(launches)]]
                 problems.append(f"{name}: {a} {t} {n} block {b}: the GPU ran grids of {gpu} blocks, the simulator "

@@ -226,8 +226,8 @@ __device__ static bool handoff_poll(const sl_u64x2 *w, uint64_t *v)
  * their prefixes, without the tiles' data. What a link publishes is made
  * from what it saw (its value plus one), as a tile's prefix is, so that
  * the combination and the new word's tag follow the poll as they do in
- * the scan. One block per SM, so that
- * consecutive links cross SMs as consecutive tiles mostly do. Measured on
+ * the scan. One block per SM, so that consecutive links cross SMs as
+ * consecutive tiles mostly do. Measured on
  * the H100 (docs/performance.md): the same time per link with 66 to 1056
  * blocks, where a hand-off between two fixed blocks varied from 0.235 to
  * 0.280 us with the pair of SMs they ran on. Every wait is bounded. */
