@@ -34,6 +34,9 @@
 
 #include "cpu/cpu.h"
 #include "cuda/kernels.h"
+#include "cuda/device/tile_geom.h"
+#define SL_TILE_STATUS_COMMON_ONLY
+#include "cuda/device/tile_status.cuh"
 #include "model/model.h"
 #include "../verify/seed.h"
 
@@ -364,6 +367,37 @@ static void test_counts_single_pass(void **state)
             }
 }
 
+/* The look-back's waits: a grid that covers its tiles polls at once and
+ * backs off 32 .. 512 ns; a persistent grid first sleeps a third of a tile
+ * period (its resident tiles read and written at 3000 bytes a ns), then
+ * polls every 600 ns (at most 64 us). On the H100's default lookback grid (1056 blocks of
+ * 128 x 24 4-byte items) that is 2883 ns, inside the 2.5 .. 4 us where
+ * docs/performance.md measured the scan fastest at 2^28. */
+static void test_lookback_wait_timing(void **state)
+{
+    (void)state;
+    sl_tile_status ts;
+    memset(&ts, 0, sizeof ts);
+    ts.tiles = 87382; /* 2^28 / 3072, rounded up */
+    sl_tile_status_timing(&ts, 1056, 3072 * 4);
+    assert_int_equal(ts.first_ns, 2883); /* 2 x 1056 x 12288 / 3000 / 3 */
+    assert_int_equal(ts.min_ns, 600);
+    assert_int_equal(ts.max_ns, 600);
+    /* four blocks an SM of 12 KiB tiles (the 4-byte affine maps): 1441 */
+    sl_tile_status_timing(&ts, 528, 1536 * 8);
+    assert_int_equal(ts.first_ns, 1441);
+    /* a geometry far beyond any GPU's: bounded */
+    ts.tiles = 0xffffffffu;
+    sl_tile_status_timing(&ts, 1u << 20, (size_t)1 << 30);
+    assert_int_equal(ts.first_ns, 65536);
+    /* a grid that covers its tiles does not sleep first */
+    ts.tiles = 1056;
+    sl_tile_status_timing(&ts, 1056, 3072 * 4);
+    assert_int_equal(ts.first_ns, 0);
+    assert_int_equal(ts.min_ns, 32);
+    assert_int_equal(ts.max_ns, 512);
+}
+
 /* The staging of the default tiles meets no bank twice (4-byte elements:
  * one wavefront per warp access; 8-byte: two). */
 static void test_staging_bank_conflicts(void **state)
@@ -654,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_counts_reduce_then_scan),
         cmocka_unit_test(test_counts_two_level),
         cmocka_unit_test(test_counts_single_pass),
+        cmocka_unit_test(test_lookback_wait_timing),
         cmocka_unit_test(test_staging_bank_conflicts),
         cmocka_unit_test(test_chained_static_deadlock),
         cmocka_unit_test(test_ticketed_no_deadlock),

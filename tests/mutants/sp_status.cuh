@@ -59,16 +59,20 @@ enum { SL_TILE_X = 0, SL_TILE_A = 1, SL_TILE_P = 2 };
  * MAX nanoseconds between polls: predecessors publish within a few
  * microseconds and the latency is the scan's time. A persistent grid (more
  * tiles than the GPU holds blocks) keeps the memory system streaming, and
- * there a look-back first sleeps FULL_FIRST, then polls every FULL_RETRY:
- * a poll right after the tile's own publication mostly finds nothing yet
- * and costs the other warps' loads an L2 round trip. Measured on the H100
- * (docs/performance.md): at 2^28, 1.01 of CUB's speed with the first
- * sleep against 0.86 without for i32, 1.02 against 0.93 for f64. The
- * chained scans poll one word without sleeping: their time is the chain
- * of hand-offs. */
+ * there a look-back first sleeps, then polls every FULL_RETRY: a poll
+ * right after the tile's own publication mostly finds nothing yet and
+ * costs the other warps' loads an L2 round trip. The first sleep is a
+ * third of a tile period, the time the grid's resident tiles take to be
+ * read and written at STREAM bytes a nanosecond (the H100's device copy):
+ * 2.9 us for 1056 blocks of 12 KiB tiles, less where fewer blocks fit an
+ * SM. Measured on the H100 (docs/performance.md): at 2^28 i32, 0.86 of
+ * CUB's speed without a first sleep, 1.00 with 2 us, 1.05 with 2.5 to
+ * 4 us, 0.96 with 6 us; the 4-byte affine maps (four or five blocks an
+ * SM) 1.08 with 1.5 to 2 us and 0.95 with 3 us. The chained scans poll
+ * one word without sleeping: their time is the chain of hand-offs. */
 #define SL_TILE_BACKOFF_MIN_NS 32u
 #define SL_TILE_BACKOFF_MAX_NS 512u
-#define SL_TILE_FULL_FIRST_NS 2000u
+#define SL_TILE_STREAM_BYTES_PER_NS 3000u
 #define SL_TILE_FULL_RETRY_NS 600u
 /* Window of the warp-wide look-back: one predecessor per lane. */
 #define SL_TILE_WINDOW SL_WARP_SIZE
@@ -135,12 +139,17 @@ done:
     return st;
 }
 
-/* The waits' timing for a grid of `grid` blocks (above); the
- * driver sets it before the launch. */
-static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid)
+/* The waits' timing for a grid of `grid` blocks with tiles of tile_bytes
+ * (above); the driver sets it before the launch. */
+static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid, size_t tile_bytes)
 {
     const int full = grid < ts->tiles;
-    ts->first_ns = full ? SL_TILE_FULL_FIRST_NS : 0;
+    /* read and written: twice the resident bytes, a third of that time */
+    const double period_ns = 2.0 * (double)grid * (double)tile_bytes / SL_TILE_STREAM_BYTES_PER_NS;
+    /* at most 64 us: the resident tiles fit the SMs' shared memory, so a
+     * real grid stays far below; the bound keeps the conversion defined */
+    const double first_ns = period_ns / 3.0 < 65536.0 ? period_ns / 3.0 : 65536.0;
+    ts->first_ns = full ? (uint32_t)first_ns : 0;
     ts->min_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MIN_NS;
     ts->max_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MAX_NS;
 }

@@ -553,11 +553,16 @@ static void print_table(const cb_ctx *ctx, const cb_rows *rows, int block, int p
                r->repeatable ? "same" : "DIFFER");
     }
     printf("\nrepeat: whether every timed run's output was bitwise the first run's\n");
-    if (ctx->handoff_us[0] > 0)
-        printf("model ms (chained scans): tiles x one hand-off, measured here as an empty chain through the "
-               "scans' status words: %.3f us (8-byte words, 4-byte elements), %.3f us (16-byte words, 8-byte "
-               "elements)\n",
-               ctx->handoff_us[0], ctx->handoff_us[1]);
+    if (ctx->handoff_us[0] <= 0 && ctx->handoff_us[1] <= 0)
+        return;
+    /* Each width on its own: a measurement that failed is left out, not printed as a time. */
+    printf("model ms (chained scans): tiles x one hand-off, measured here as an empty chain through the "
+           "scans' status words:");
+    for (int k = 0; k < 2; k++)
+        if (ctx->handoff_us[k] > 0)
+            printf("%s %.3f us (%d-byte words, %d-byte elements)", k > 0 && ctx->handoff_us[0] > 0 ? "," : "",
+                   ctx->handoff_us[k], handoff_words[k].bytes, handoff_words[k].bytes / 2);
+    printf("\n");
 }
 
 static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int param)
