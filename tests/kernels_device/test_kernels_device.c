@@ -369,17 +369,20 @@ static void test_counts_single_pass(void **state)
 
 /* The look-back's waits: a grid that covers its tiles polls at once and
  * backs off 32 .. 512 ns; a persistent grid first sleeps a third of a tile
- * period (its resident tiles read and written at 3000 bytes a ns), then
- * polls every 600 ns (at most 64 us). On the H100's default lookback grid (1056 blocks of
- * 128 x 24 4-byte items) that is 2883 ns, inside the 2.5 .. 4 us where
- * docs/performance.md measured the scan fastest at 2^28. */
+ * period (its resident tiles read and written at 3000 bytes a ns, at most
+ * 64 us), then polls every 600 ns. On the H100's default lookback grid
+ * (1056 blocks of the default 4-byte tile) that is 2883 ns, inside the
+ * 2.5 .. 4 us where docs/performance.md measured the scan fastest at 2^28. */
 static void test_lookback_wait_timing(void **state)
 {
     (void)state;
+    sl_tile_geom g;
+    assert_int_equal(sl_tile_geom_of(0, 0, 4, SL_TILE_THREADS, &g), SL_OK);
+    assert_int_equal(g.tile, 3072); /* 128 x 24 */
     sl_tile_status ts;
     memset(&ts, 0, sizeof ts);
     ts.tiles = 87382; /* 2^28 / 3072, rounded up */
-    sl_tile_status_timing(&ts, 1056, 3072 * 4);
+    sl_tile_status_timing(&ts, 1056, g.tile * 4);
     assert_int_equal(ts.first_ns, 2883); /* 2 x 1056 x 12288 / 3000 / 3 */
     assert_int_equal(ts.min_ns, 600);
     assert_int_equal(ts.max_ns, 600);

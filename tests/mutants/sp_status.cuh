@@ -73,6 +73,10 @@ enum { SL_TILE_X = 0, SL_TILE_A = 1, SL_TILE_P = 2 };
 #define SL_TILE_BACKOFF_MIN_NS 32u
 #define SL_TILE_BACKOFF_MAX_NS 512u
 #define SL_TILE_STREAM_BYTES_PER_NS 3000u
+/* Bound of the first sleep: the resident tiles fit the SMs' shared memory,
+ * so a real grid stays far below it; it keeps the conversion defined for
+ * any geometry. */
+#define SL_TILE_FIRST_MAX_NS 65536.0
 #define SL_TILE_FULL_RETRY_NS 600u
 /* Window of the warp-wide look-back: one predecessor per lane. */
 #define SL_TILE_WINDOW SL_WARP_SIZE
@@ -144,12 +148,9 @@ done:
 static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid, size_t tile_bytes)
 {
     const int full = grid < ts->tiles;
-    /* read and written: twice the resident bytes, a third of that time */
-    const double period_ns = 2.0 * (double)grid * (double)tile_bytes / SL_TILE_STREAM_BYTES_PER_NS;
-    /* at most 64 us: the resident tiles fit the SMs' shared memory, so a
-     * real grid stays far below; the bound keeps the conversion defined */
-    const double first_ns = period_ns / 3.0 < 65536.0 ? period_ns / 3.0 : 65536.0;
-    ts->first_ns = full ? (uint32_t)first_ns : 0;
+    /* read and written: twice the resident bytes; a third of that time */
+    const double first_ns = 2.0 * (double)grid * (double)tile_bytes / SL_TILE_STREAM_BYTES_PER_NS / 3.0;
+    ts->first_ns = full ? (uint32_t)(first_ns < SL_TILE_FIRST_MAX_NS ? first_ns : SL_TILE_FIRST_MAX_NS) : 0;
     ts->min_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MIN_NS;
     ts->max_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MAX_NS;
 }
