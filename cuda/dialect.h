@@ -318,6 +318,8 @@ static inline uint32_t *sl_dev_error_word(void)
  * run sets its occupancy (the GPU's answer, or the deadlock explorer's
  * blocks). */
 #define SL_RESIDENT_BLOCKS_OR(kname, block, shmem, sim_blocks) SL_RESIDENT_BLOCKS(kname, block, shmem)
+/* Bytes of the GPU's L2 cache (0 if unknown). */
+#define SL_L2_BYTES() sl_dev_l2_bytes()
 
 /* ======================================================================== */
 #else /* ------------------------------------------- C: the step-level model */
@@ -496,6 +498,9 @@ static inline uint32_t *sl_dev_error_word(void) { return NULL; }
     ((void)(kname), model_occupancy_of((unsigned)(block), (size_t)(shmem), SL_SIM_RESIDENT_BLOCKS))
 #define SL_RESIDENT_BLOCKS_OR(kname, block, shmem, sim_blocks) \
     ((void)(kname), (void)(block), (void)(shmem), model_occupancy(sim_blocks))
+/* The simulator has no L2 size: its memory has no speed, and a sleep is a
+ * yield, so nothing it runs depends on one. */
+#define SL_L2_BYTES() ((size_t)0)
 
 #endif /* backends */
 

@@ -213,8 +213,8 @@ do_gpubench() {
         nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu --format=csv
         want_set main-incl && { bench_json main-incl 900 --type $all --n 2^28 || rc=1; }
         want_set main-excl && { bench_json main-excl 900 --type $all --n 2^28 --exclusive || rc=1; }
-        want_set sizes && { bench_json sizes 900 --algo lookback,lookback-det,reduce-then-scan --type i32,f32 \
-            --n 2^16,2^18,2^20,2^22,2^24,2^26,2^28,2^30 || rc=1; }
+        want_set sizes && { bench_json sizes 900 --algo lookback,lookback-det,reduce-then-scan --type $all \
+            --n 2^16,2^18,2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^27,2^28,2^29,2^30 || rc=1; }
         want_set ops && { bench_json ops 600 --algo lookback,lookback-det,reduce-then-scan,two-level --type i32,i64 \
             --op max,min,affine --n 2^28 || rc=1; }
         want_set repeat && { bench_json repeat 900 --algo lookback-det,lookback --type f32,f64 --n 2^24,2^28 --repeat 50 || rc=1; }

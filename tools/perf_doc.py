@@ -275,6 +275,11 @@ def target_rows(d):
             worst = max(abs(r["median_ms"] / r["predicted_ms"] - 1) for r in rs)
             out.append(["%s within 25%% of its latency model" % algo, "worst %.0f%% off" % (100 * worst),
                         "met" if worst <= 0.25 else "not met"])
+    allrows = [r for s in d["sets"].values() for r in s.get("results", []) if "late_runs" in r]
+    if allrows:
+        late = sum(r["late_runs"] for r in allrows)
+        out.append(["every timed run began after the host had queued it (GPU time alone)",
+                    "%d late of %d" % (late, sum(r["reps"] for r in allrows)), "met" if late == 0 else "not met"])
     ops = d["sets"].get("ops", {}).get("results", [])
     if ops and main:
         for r in find(ops, algo="lookback"):

@@ -185,6 +185,29 @@ extern "C" sl_status sl_bench_event_ms(void *start, void *stop, double *ms)
 
 extern "C" sl_status sl_bench_sync(void) { return status_of(cudaDeviceSynchronize()); }
 
+__global__ static void hold_kernel(unsigned long long ns)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+        __nanosleep(500);
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < ns);
+}
+
+extern "C" sl_status sl_bench_hold(unsigned us)
+{
+    hold_kernel<<<1, 1>>>(us * 1000ull);
+    return status_of(cudaGetLastError());
+}
+
+extern "C" sl_status sl_bench_event_done(void *e, int *done)
+{
+    const cudaError_t r = cudaEventQuery((cudaEvent_t)e);
+    *done = r == cudaSuccess;
+    return r == cudaErrorNotReady ? SL_OK : status_of(r);
+}
+
 /* A hand-off goes through words of the tile protocol's layout
  * (tile_status.cuh), as a chained scan's tiles publish and poll them: an
  * 8-byte word (a 4-byte value under its epoch and status) for 4-byte

@@ -61,6 +61,12 @@ sl_status sl_bench_event_record(void *e);
 sl_status sl_bench_event_ms(void *start, void *stop, double *ms);
 /* Waits for the GPU and returns the first error of what ran. */
 sl_status sl_bench_sync(void);
+/* Queues a one-thread kernel that keeps the stream busy for us
+ * microseconds, so that what the host queues behind it meanwhile starts
+ * without the host's launch work in between. */
+sl_status sl_bench_hold(unsigned us);
+/* *done: whether the GPU has passed recorded event e (does not wait). */
+sl_status sl_bench_event_done(void *e, int *done);
 
 /* One hand-off of a chained scan: the time from a block's publication of
  * a status word to another block's poll seeing it and publishing its own.

@@ -113,3 +113,14 @@ extern "C" unsigned sl_dev_resident_blocks(const void *kernel, unsigned block, s
     const long long total = (long long)sms * per_sm;
     return total > 0 ? (unsigned)total : 1u;
 }
+
+extern "C" size_t sl_dev_l2_bytes(void)
+{
+    int dev = 0, bytes = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return bytes > 0 ? (size_t)bytes : 0;
+}

@@ -64,6 +64,9 @@ int sl_dev_arena_owns(const sl_dev_arena *s, const void *p);
  * SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor) times the SM count,
  * at least 1. kernel is the __global__ function's address. */
 unsigned sl_dev_resident_blocks(const void *kernel, unsigned block, size_t shmem);
+/* Bytes of the current GPU's L2 cache (cudaDevAttrL2CacheSize), 0 if the
+ * query fails. */
+size_t sl_dev_l2_bytes(void);
 
 #ifdef __cplusplus
 }

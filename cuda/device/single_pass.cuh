@@ -147,7 +147,7 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
     grid = c->by_block ? (unsigned)tiles
                        : sl_dev_grid(tiles, SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan), c->g.block, c->g.shmem,
                                                                   (unsigned)tiles));
-    sl_tile_status_timing(&ts, grid, c->g.tile * sizeof(T));
+    sl_tile_status_timing(&ts, grid, c->g.tile * sizeof(T), 2 * a->n * sizeof(T), SL_L2_BYTES());
     SL_TRY(SL_LAUNCH(sp_scan)(sl_launch_1d(grid, c->g.block, c->g.shmem), (const T *)d_in, (T *)d_out, a->n,
                               a->exclusive ? 1 : 0, c->g.items, ts, c->by_block, a->adversary));
     SL_TRY(sl_tile_status_check(&ts));

@@ -59,14 +59,20 @@ enum { SL_TILE_X = 0, SL_TILE_A = 1, SL_TILE_P = 2 };
  * third of a tile period, the time the grid's resident tiles take to be
  * read and written at STREAM bytes a nanosecond (the H100's device copy):
  * 2.9 us for 1056 blocks of 12 KiB tiles, less where fewer blocks fit an
- * SM. Measured on the H100 (docs/performance.md): at 2^28 i32, 0.86 of
- * CUB's speed without a first sleep, 1.00 with 2 us, 1.05 with 2.5 to
- * 4 us, 0.96 with 6 us; the 4-byte affine maps (four or five blocks an
- * SM) 1.08 with 1.5 to 2 us and 0.95 with 3 us. The chained scans poll
- * one word without sleeping: their time is the chain of hand-offs. */
+ * SM. A scan whose input and output come to at most one and a half times
+ * the L2 mostly finds its data there when it is run again on it, and its
+ * tiles stream at about L2 bytes a nanosecond: half the sleep. Measured
+ * on the H100 (docs/performance.md): at 2^28 i32, 0.86 of CUB's speed
+ * without a first sleep, 1.00 with 2 us, 1.05 with 2.5 to 4 us, 0.96 with
+ * 6 us; the 4-byte affine maps (four or five blocks an SM) 1.08 with 1.5
+ * to 2 us and 0.95 with 3 us; at 2^22 i32 (32 MB within the 50 MB L2)
+ * 0.89 to 0.92 with 2.9 us and 1.02 to 1.04 with 1.4 us, and at 2^22 i64
+ * (64 MB) 0.99 to 1.01 and 1.02 to 1.04. The chained scans poll one word
+ * without sleeping: their time is the chain of hand-offs. */
 #define SL_TILE_BACKOFF_MIN_NS 32u
 #define SL_TILE_BACKOFF_MAX_NS 512u
 #define SL_TILE_STREAM_BYTES_PER_NS 3000u
+#define SL_TILE_L2_BYTES_PER_NS 6000u
 /* Bound of the first sleep: the resident tiles fit the SMs' shared memory,
  * so a real grid stays far below it; it keeps the conversion defined for
  * any geometry. */
@@ -138,12 +144,16 @@ done:
 }
 
 /* The waits' timing for a grid of `grid` blocks with tiles of tile_bytes
- * (above); the driver sets it before the launch. */
-static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid, size_t tile_bytes)
+ * (above), for a scan that reads and writes scan_bytes in all on a GPU
+ * with l2_bytes of L2 (0: unknown); the driver sets it before the launch. */
+static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid, size_t tile_bytes, size_t scan_bytes,
+                                         size_t l2_bytes)
 {
     const int full = grid < ts->tiles;
+    const int cached = scan_bytes <= l2_bytes + l2_bytes / 2;
+    const double rate = cached ? SL_TILE_L2_BYTES_PER_NS : SL_TILE_STREAM_BYTES_PER_NS;
     /* read and written: twice the resident bytes; a third of that time */
-    const double first_ns = 2.0 * (double)grid * (double)tile_bytes / SL_TILE_STREAM_BYTES_PER_NS / 3.0;
+    const double first_ns = 2.0 * (double)grid * (double)tile_bytes / rate / 3.0;
     ts->first_ns = full ? (uint32_t)(first_ns < SL_TILE_FIRST_MAX_NS ? first_ns : SL_TILE_FIRST_MAX_NS) : 0;
     ts->min_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MIN_NS;
     ts->max_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MAX_NS;

@@ -369,33 +369,52 @@ static void test_counts_single_pass(void **state)
 
 /* The look-back's waits: a grid that covers its tiles polls at once and
  * backs off 32 .. 512 ns; a persistent grid first sleeps a third of a tile
- * period (its resident tiles read and written at 3000 bytes a ns, at most
- * 64 us), then polls every 600 ns. On the H100's default lookback grid
- * (1056 blocks of the default 4-byte tile) that is 2883 ns, inside the
- * 2.5 .. 4 us where docs/performance.md measured the scan fastest at 2^28. */
+ * period (its resident tiles read and written at 3000 bytes a ns, or 6000
+ * where the scan's bytes come to at most 1.5 times the L2; at most 64 us),
+ * then polls every 600 ns. On the H100's default lookback grid (1056
+ * blocks of the default 4-byte tile) that is 2883 ns at 2^28, inside the
+ * 2.5 .. 4 us where docs/performance.md measured the scan fastest, and
+ * 1441 ns at 2^22, where 1.4 us beat 2.9 us. */
 static void test_lookback_wait_timing(void **state)
 {
     (void)state;
+    const size_t h100_l2 = 50u << 20;
     sl_tile_geom g;
     assert_int_equal(sl_tile_geom_of(0, 0, 4, SL_TILE_THREADS, &g), SL_OK);
     assert_int_equal(g.tile, 3072); /* 128 x 24 */
     sl_tile_status ts;
     memset(&ts, 0, sizeof ts);
     ts.tiles = 87382; /* 2^28 / 3072, rounded up */
-    sl_tile_status_timing(&ts, 1056, g.tile * 4);
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, (size_t)8 << 28, h100_l2);
     assert_int_equal(ts.first_ns, 2883); /* 2 x 1056 x 12288 / 3000 / 3 */
     assert_int_equal(ts.min_ns, 600);
     assert_int_equal(ts.max_ns, 600);
+    /* the L2's size unknown (0): the memory's rate */
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, 8, 0);
+    assert_int_equal(ts.first_ns, 2883);
+    /* 2^22 i32 (32 MiB) and i64 (64 MiB, at most 1.5 x 50 MiB): the L2's
+     * rate, 2 x 1056 x 12288 / 6000 / 3 */
+    ts.tiles = 1366;
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, (size_t)8 << 22, h100_l2);
+    assert_int_equal(ts.first_ns, 1441);
+    sl_tile_status_timing(&ts, 1056, 1536 * 8, (size_t)16 << 22, h100_l2);
+    assert_int_equal(ts.first_ns, 1441);
+    /* just above 1.5 x the L2: the memory's rate again */
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, h100_l2 + h100_l2 / 2 + 1, h100_l2);
+    assert_int_equal(ts.first_ns, 2883);
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, h100_l2 + h100_l2 / 2, h100_l2);
+    assert_int_equal(ts.first_ns, 1441);
     /* four blocks an SM of 12 KiB tiles (the 4-byte affine maps): 1441 */
-    sl_tile_status_timing(&ts, 528, 1536 * 8);
+    ts.tiles = 87382;
+    sl_tile_status_timing(&ts, 528, 1536 * 8, (size_t)16 << 28, h100_l2);
     assert_int_equal(ts.first_ns, 1441);
     /* a geometry far beyond any GPU's: bounded */
     ts.tiles = 0xffffffffu;
-    sl_tile_status_timing(&ts, 1u << 20, (size_t)1 << 30);
+    sl_tile_status_timing(&ts, 1u << 20, (size_t)1 << 30, (size_t)1 << 40, h100_l2);
     assert_int_equal(ts.first_ns, 65536);
     /* a grid that covers its tiles does not sleep first */
     ts.tiles = 1056;
-    sl_tile_status_timing(&ts, 1056, 3072 * 4);
+    sl_tile_status_timing(&ts, 1056, 3072 * 4, (size_t)1 << 20, h100_l2);
     assert_int_equal(ts.first_ns, 0);
     assert_int_equal(ts.min_ns, 32);
     assert_int_equal(ts.max_ns, 512);
