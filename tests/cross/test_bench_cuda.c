@@ -151,6 +151,10 @@ static void test_gpu_chained_model(void **state)
         const double want = 22.0 * h[k] * 1e-3, got = number_after(row, "predicted_ms");
         if (!(fabs(got - want) <= 1e-12 * want))
             fail_msg("%s: predicted %.17g ms, want 22 tiles x %g us", types[k], got, h[k]);
+        /* the runs that began before the host had queued them: 0 .. 3 */
+        const double late = number_after(row, "late_runs");
+        if (!(late >= 0 && late <= 3 && late == floor(late)))
+            fail_msg("%s: late_runs %g of 3 timed runs", types[k], late);
         row = type;
     }
     free(out);
