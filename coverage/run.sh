@@ -16,7 +16,15 @@ cd "$root"
 if [ ! -f "$build/build.ninja" ]; then
     meson setup "$build" -Db_coverage=true -Dcuda=disabled -Dbuildtype=debug -Doptimization=0 >/dev/null
 fi
-meson compile -C "$build" >/dev/null
+# The build's output is kept quiet, but on failure its end is shown: the
+# compiler's message is the reason CI gives.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! meson compile -C "$build" >"$log" 2>&1; then
+    echo "coverage: the build failed; the end of its output:" >&2
+    grep -v '^\[' "$log" | tail -n 30 >&2
+    exit 1
+fi
 # Test failures are the main build's business; coverage is reported either way.
 meson test -C "$build" --num-processes "$(nproc)" >/dev/null 2>&1 || true
 
