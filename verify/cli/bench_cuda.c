@@ -508,13 +508,17 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
             if (jobs[k].failed || jobs[k].dropped)
                 continue;
             const double ms = k < 2 ? (k == 0 ? copy_ms : cub_ms) : bench_median(jobs[k].ms, (size_t)c->reps);
-            cb_row row = {job_name(&jobs[k]), c->type, c->op, c->exclusive, c->n, c->reps, ms,
-                          bytes / (ms * 1e-3) / 1e9, copy_ms / ms, cub_ms / ms, 0, 0, -1.0, c->resident, true, jobs[k].late};
-            row.bound = traffic_bound(row.algo);
-            row.repeatable = true;
-            for (int r = 1; r <= c->reps; r++)
-                row.repeatable &= digests[k * (size_t)(c->reps + 1) + (size_t)r] == digests[k * (size_t)(c->reps + 1)];
+            const char *name = job_name(&jobs[k]);
+            cb_row row = {.algo = name, .type = c->type, .op = c->op, .exclusive = c->exclusive, .n = c->n,
+                          .reps = c->reps, .median_ms = ms, .gbps = bytes / (ms * 1e-3) / 1e9,
+                          .frac_of_copy = copy_ms / ms, .vs_cub = cub_ms / ms, .bound = traffic_bound(name),
+                          .predicted_ms = -1.0, .cache_resident = c->resident, .repeatable = true,
+                          .late_runs = jobs[k].late};
             row.bound_ms = copy_ms * row.bound / 2.0;
+            /* the job's digests, as digest_slot lays them out: the warm-up run's, then each timed run's */
+            const uint64_t *dk = digests + k * (size_t)(c->reps + 1);
+            for (int r = 1; r <= c->reps; r++)
+                row.repeatable &= dk[r] == dk[0];
             if (row.late_runs)
                 fprintf(stderr, "scanlab: bench: %s, n = %zu: %d of %d timed runs began before the host had queued "
                         "them (their times include its launch work)\n", row.algo, c->n, row.late_runs, c->reps);
