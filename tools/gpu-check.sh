@@ -204,7 +204,7 @@ bench_json() {
 # one, then times copy, CUB and the scans interleaved (median of 25 unless
 # --reps). Tables for reading in gpubench.log, JSON for the docs.
 # GPUBENCH_SETS selects among the sets below (default: all of them).
-want_set() { case " ${GPUBENCH_SETS:-main-incl main-excl sizes ops repeat above-2g} " in *" $1 "*) return 0 ;; esac; return 1; }
+want_set() { case " ${GPUBENCH_SETS:-main-incl main-excl sizes latency ops repeat above-2g} " in *" $1 "*) return 0 ;; esac; return 1; }
 do_gpubench() {
     local rc=0 all=i32,f32,i64,f64
     bench_dir=$out/gpubench
@@ -215,6 +215,9 @@ do_gpubench() {
         want_set main-excl && { bench_json main-excl 900 --type $all --n 2^28 --exclusive || rc=1; }
         want_set sizes && { bench_json sizes 900 --algo lookback,lookback-det,reduce-then-scan --type $all \
             --n 2^16,2^18,2^20,2^21,2^22,2^23,2^24,2^25,2^26,2^27,2^28,2^29,2^30 || rc=1; }
+        # the same small sizes timed as a caller sees them: launch calls included
+        want_set latency && { bench_json latency 300 --algo lookback,lookback-det --type $all --n 2^16,2^18 \
+            --timing call || rc=1; }
         want_set ops && { bench_json ops 600 --algo lookback,lookback-det,reduce-then-scan,two-level --type i32,i64 \
             --op max,min,affine --n 2^28 || rc=1; }
         want_set repeat && { bench_json repeat 900 --algo lookback-det,lookback --type f32,f64 --n 2^24,2^28 --repeat 50 || rc=1; }

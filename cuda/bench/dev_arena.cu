@@ -101,26 +101,74 @@ extern "C" int sl_dev_arena_owns(const sl_dev_arena *s, const void *p)
     return s->mem != NULL && c >= s->mem && c < s->mem + s->cap;
 }
 
-extern "C" unsigned sl_dev_resident_blocks(const void *kernel, unsigned block, size_t shmem)
+/* The answers of the two queries below, per thread: a driver asks them on
+ * every call, and their host time would otherwise be part of every call's
+ * latency (several microseconds against a 2^16 scan's few). An answer
+ * depends only on the device, the kernel, the block and the dynamic shared
+ * memory, none of which a process changes under it (no kernel's
+ * attributes are set). */
+#define SL_QUERY_CACHE 64
+#define SL_QUERY_DEVICES 16
+typedef struct {
+    const void *kernel;
+    int dev;
+    unsigned block;
+    size_t shmem;
+    unsigned blocks;
+} resident_entry;
+static thread_local resident_entry resident_cache[SL_QUERY_CACHE];
+static thread_local unsigned resident_count, resident_next;
+static thread_local size_t l2_cache[SL_QUERY_DEVICES]; /* bytes + 1; 0: not asked yet */
+
+static unsigned resident_query(int dev, const void *kernel, unsigned block, size_t shmem)
 {
-    int dev = 0, sms = 0, per_sm = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+    int sms = 0, per_sm = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)block, shmem) != cudaSuccess) {
         (void)cudaGetLastError();
-        return 1;
+        return 0;
     }
     const long long total = (long long)sms * per_sm;
     return total > 0 ? (unsigned)total : 1u;
 }
 
+extern "C" unsigned sl_dev_resident_blocks(const void *kernel, unsigned block, size_t shmem)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 1;
+    }
+    for (unsigned k = 0; k < resident_count; k++) {
+        const resident_entry *e = &resident_cache[k];
+        if (e->kernel == kernel && e->dev == dev && e->block == block && e->shmem == shmem)
+            return e->blocks;
+    }
+    const unsigned blocks = resident_query(dev, kernel, block, shmem);
+    if (blocks == 0) /* a failed query is not remembered */
+        return 1;
+    resident_cache[resident_next] = resident_entry{kernel, dev, block, shmem, blocks};
+    resident_next = (resident_next + 1) % SL_QUERY_CACHE;
+    if (resident_count < SL_QUERY_CACHE)
+        resident_count++;
+    return blocks;
+}
+
 extern "C" size_t sl_dev_l2_bytes(void)
 {
     int dev = 0, bytes = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev) != cudaSuccess) {
+    if (cudaGetDevice(&dev) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
     }
-    return bytes > 0 ? (size_t)bytes : 0;
+    if (dev >= 0 && dev < SL_QUERY_DEVICES && l2_cache[dev])
+        return l2_cache[dev] - 1;
+    if (cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    const size_t l2 = bytes > 0 ? (size_t)bytes : 0;
+    if (dev >= 0 && dev < SL_QUERY_DEVICES)
+        l2_cache[dev] = l2 + 1;
+    return l2;
 }

@@ -62,10 +62,12 @@ int sl_dev_arena_owns(const sl_dev_arena *s, const void *p);
 
 /* Co-resident blocks of a kernel on the current GPU: the occupancy of one
  * SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor) times the SM count,
- * at least 1. kernel is the __global__ function's address. */
+ * at least 1. kernel is the __global__ function's address. Asked of the
+ * runtime once per device, kernel, block and shmem on each thread, then
+ * remembered. */
 unsigned sl_dev_resident_blocks(const void *kernel, unsigned block, size_t shmem);
 /* Bytes of the current GPU's L2 cache (cudaDevAttrL2CacheSize), 0 if the
- * query fails. */
+ * query fails; remembered per device on each thread, as above. */
 size_t sl_dev_l2_bytes(void);
 
 #ifdef __cplusplus

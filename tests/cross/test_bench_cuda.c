@@ -60,14 +60,16 @@ static void test_usage(void **state)
         {"bench", "--backend", "cuda", "--algo", "reduce-shfl", NULL},
         {"bench", "--backend", "cuda", "--n", "0", NULL},
         {"bench", "--backend", "cuda", "--type", "i16", NULL},
+        {"bench", "--backend", "omp", "--timing", "call", NULL},
+        {"bench", "--backend", "cuda", "--timing", "wall", NULL},
     };
     const char *hints[] = {"not a scan that runs on seq or omp", "not a scan that runs on cuda", "not a scan that runs on cuda",
-                           "at least 1 element", "i16"};
+                           "at least 1 element", "i16", "applies to --backend cuda only", "'wall' is not a timing"};
     for (size_t k = 0; k < sizeof hints / sizeof hints[0]; k++) {
         char *out = NULL, *err = NULL;
         const int rc = test_run_cli(scanlab, cases[k], &out, &err);
 #if !SCANLAB_HAVE_CUDA
-        if (k > 0) { /* without CUDA every cuda run stops at the first check */
+        if (k > 0 && strcmp(cases[k][2], "cuda") == 0) { /* without CUDA every cuda run stops at the first check */
             assert_int_equal(rc, 2);
             free(out);
             free(err);
@@ -93,7 +95,8 @@ static void test_gpu_small(void **state)
     if (rc != 0)
         fail_msg("exit %d: %s", rc, err);
     const char *fields[] = {"\"device\"", "\"date\"", "\"results\"", "\"median_ms\"", "\"gbps\"", "\"frac_of_copy\"",
-                            "\"vs_cub\"", "\"bound\"", "\"predicted_ms\"", "\"lookback-det\"", "\"cub\"", "\"copy\""};
+                            "\"vs_cub\"", "\"bound\"", "\"predicted_ms\"", "\"lookback-det\"", "\"cub\"", "\"copy\"",
+                            "\"timing\":\"gpu\""};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!strstr(out, fields[i]))
             fail_msg("no %s in %s", fields[i], out);
@@ -103,6 +106,19 @@ static void test_gpu_small(void **state)
                            "--type", "i64", "--op", "affine", "--exclusive", "--reps", "3", NULL};
     assert_int_equal(test_run_cli(scanlab, args2, &out, &err), 0);
     assert_non_null(strstr(out, "lookback"));
+    free(out);
+    free(err);
+    /* timed as calls: said in the document, and no late runs counted (every
+     * run begins before the host has queued it, by design) */
+    const char *args3[] = {"bench", "--backend", "cuda", "--algo", "lookback", "--n", "65536", "--timing", "call",
+                           "--reps", "3", "--json", NULL};
+    assert_int_equal(test_run_cli(scanlab, args3, &out, &err), 0);
+    const char *call_fields[] = {"\"timing\":\"call\"", "\"late_runs\":null", "\"algo\":\"lookback\""};
+    for (size_t i = 0; i < sizeof call_fields / sizeof call_fields[0]; i++)
+        if (!strstr(out, call_fields[i]))
+            fail_msg("no %s in %s", call_fields[i], out);
+    if (strstr(out, "\"late_runs\":0"))
+        fail_msg("a late-run count under call timing: %s", out);
     free(out);
     free(err);
 }

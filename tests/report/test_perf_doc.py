@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tools/perf_doc.py on made-up bench documents: the verdicts of the GPU
-targets at their edges, the chained scans' model line with one hand-off
+targets at their edges (2^16 by GPU time and by call time), the chained scans' model line with one hand-off
 for each status word width (and the one-figure line of older runs), merge
 keeping both hand-offs, and render writing only between its markers.
 
@@ -75,6 +75,33 @@ fast = {"sets": {"main-incl": main_set(1.0, 0.9, 0.95, 0.70)}}
 check(verdicts(fast)["chained-static within 25% of its latency model"] == ("worst 30% off", "not met"),
       "30% below the model is as far off as 30% above")
 check(perf_doc.target_rows({"sets": {}}) == [], "no runs, no targets")
+
+# --- 2^16 timed as calls: its own verdict, and no late-run count --------------
+def latency_set(ratio):
+    rs = [row("cub", "i32", False, 0.010, n=1 << 16, late_runs=None),
+          row("lookback", "i32", False, 0.010 * ratio, n=1 << 16, vs_cub=1 / ratio, late_runs=None)]
+    return {"date": "x", "timing": "call", "command": "scanlab bench --backend cuda --timing call", "results": rs}
+
+
+def gpu_sizes(late):
+    return {"date": "x", "command": "scanlab bench --backend cuda",
+            "results": [row("lookback", "i32", False, 0.008, n=1 << 16, vs_cub=1.25, late_runs=late)]}
+
+
+call_key = "lookback at 2^16 at most 0.7x CUB's time, i32, call time (CUB 10.0 us)"
+gpu_key = "lookback at 2^16 at most 0.7x CUB's time, i32, GPU time"
+late_key = "every timed run began after the host had queued it (GPU time alone)"
+v = verdicts({"sets": {"latency": latency_set(0.7), "sizes": gpu_sizes(0)}})
+check(v.get(call_key) == ("0.700 x", "met"), "0.7 of CUB's call time is met: %s" % (v.get(call_key),))
+check(v.get(gpu_key) == ("0.800 x", "not met"), "the GPU-time row keeps its own verdict: %s" % (v.get(gpu_key),))
+check(v.get(late_key) == ("0 late of 20", "met"), "a call-timed set adds no runs to the late count: %s" % (v.get(late_key),))
+v = verdicts({"sets": {"latency": latency_set(0.701), "sizes": gpu_sizes(2)}})
+check(v.get(call_key) == ("0.701 x", "not met"), "0.701 of CUB's call time is not met: %s" % (v.get(call_key),))
+check(v.get(late_key) == ("2 late of 20", "not met"), "late runs of a GPU-time set still count")
+lines = []
+perf_doc.section_latency({"sets": {"latency": latency_set(0.6)}}, lines)
+check(any("| i32 | 2^16 | - | 10.0 | 6.0 | 0.600 |" in l for l in lines),
+      "the call-time table holds microseconds and the time ratio: %s" % lines)
 
 # --- the chained scans' model line --------------------------------------------
 s = main_set(1.0, 0.9, 0.95, 1.0)

@@ -21,6 +21,7 @@ typedef struct {
     uint64_t seed;  /* of the input */
     int threads;    /* OpenMP threads (>= 1, resolved by the command) */
     int reps;       /* timed repetitions per algorithm; 0 = choose */
+    bool call_timing; /* cuda: time each call on an idle GPU, launch calls included (--timing call) */
     bool json;      /* rows go into w instead of the table on stdout */
     json_writer *w; /* with json: the open "results" array of the one document */
     struct cli_progress_ *progress; /* progress lines on stderr (verify/cli/progress.h), or NULL */

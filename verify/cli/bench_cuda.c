@@ -15,7 +15,8 @@
  * twice the L2's size runs (untimed) before every timed run, so no run
  * finds what an earlier one left in the cache. After each timed run a
  * digest of the output (untimed) tells whether every run gave the same
- * bits. */
+ * bits. --timing call times each run as a call instead: from an idle GPU,
+ * the host's launch work included (time_jobs). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +69,7 @@ typedef struct {
     double predicted_ms; /* the chained scans' time model; < 0: none */
     bool cache_resident;
     bool repeatable; /* every timed run's output bitwise equal to the first run's */
-    int late_runs;   /* timed runs whose time includes the host's launch work */
+    int late_runs;   /* timed runs whose time includes the host's launch work; < 0: call timing */
 } cb_row;
 
 typedef struct {
@@ -101,6 +102,7 @@ typedef struct {
     uint64_t *d_digest; /* per job: the warm-up run's output digest, then one per repetition */
     size_t flush_bytes, cub_tmp_bytes;
     bool resident;
+    bool call; /* --timing call */
 } cb_cfg;
 
 /* Job k's digest slot for run r (0: the warm-up, 1 + rep: the timed runs). */
@@ -113,6 +115,7 @@ static uint64_t *digest_slot(const cb_cfg *c, size_t k, int r)
 typedef struct {
     sl_bench_gpu gpu;
     double handoff_us[2]; /* one hand-off through each word of handoff_words; < 0: not measured */
+    bool call;            /* --timing call */
     bool progress;
     cli_progress prog; /* per configuration: the warm-ups, then the repetitions */
 } cb_ctx;
@@ -398,14 +401,19 @@ static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, boo
 }
 
 /* Interleaved repetitions: copy, CUB, each scan, copy, ...; each run alone
- * between two events, after the untimed L2 flush when there is one. A
- * hold of CB_HOLD_US keeps the GPU busy while the host queues the start
- * event, the run and the stop event, so that the events time the GPU's
- * work (a multi-launch job's gaps included where the GPU waits for the
- * host) and not the host's launch calls, as in a stream that is already
- * busy. Without it the time of a small run depended on whether the
- * previous run's digest still held the GPU when the start event was
- * recorded: on the H100 a 2^16 copy timed 7.5 us and a 2^18 one 3.8 us. */
+ * between two events, after the untimed L2 flush when there is one.
+ * GPU timing (the default): a hold of CB_HOLD_US keeps the GPU busy while
+ * the host queues the start event, the run and the stop event, so that
+ * the events time the GPU's work (a multi-launch job's gaps included where
+ * the GPU waits for the host) and not the host's launch calls, as in a
+ * stream that is already busy. Without it the time of a small run
+ * depended on whether the previous run's digest still held the GPU when
+ * the start event was recorded: on the H100 a 2^16 copy timed 7.5 us and
+ * a 2^18 one 3.8 us. Call timing (--timing call): the host waits until
+ * the GPU is idle, then records the start event, makes the call and
+ * records the stop event: the time runs from the start of the call to the
+ * end of its work, the host's queries and launch calls included, as a
+ * caller of one scan at a time sees it. */
 #define CB_HOLD_US 200
 static sl_status time_jobs(cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, size_t count)
 {
@@ -422,14 +430,14 @@ static sl_status time_jobs(cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, size_t co
             if (st == SL_OK && c->flush_bytes)
                 st = sl_bench_flush(c->d_flush, c->flush_bytes);
             if (st == SL_OK)
-                st = sl_bench_hold(CB_HOLD_US);
+                st = c->call ? sl_bench_sync() : sl_bench_hold(CB_HOLD_US);
             if (st == SL_OK)
                 st = sl_bench_event_record(j->ev[0]);
             if (st == SL_OK)
                 st = run_job(j, c, c->d_out);
             if (st == SL_OK)
                 st = sl_bench_event_record(j->ev[1]);
-            if (st == SL_OK) { /* the hold over before the run was queued: host work timed */
+            if (st == SL_OK && !c->call) { /* the hold over before the run was queued: host work timed */
                 int began = 0;
                 st = sl_bench_event_done(j->ev[0], &began);
                 j->late += began;
@@ -513,13 +521,13 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
                           .reps = c->reps, .median_ms = ms, .gbps = bytes / (ms * 1e-3) / 1e9,
                           .frac_of_copy = copy_ms / ms, .vs_cub = cub_ms / ms, .bound = traffic_bound(name),
                           .predicted_ms = -1.0, .cache_resident = c->resident, .repeatable = true,
-                          .late_runs = jobs[k].late};
+                          .late_runs = c->call ? -1 : jobs[k].late};
             row.bound_ms = copy_ms * row.bound / 2.0;
             /* the job's digests, as digest_slot lays them out: the warm-up run's, then each timed run's */
             const uint64_t *dk = digests + k * (size_t)(c->reps + 1);
             for (int r = 1; r <= c->reps; r++)
                 row.repeatable &= dk[r] == dk[0];
-            if (row.late_runs)
+            if (row.late_runs > 0)
                 fprintf(stderr, "scanlab: bench: %s, n = %zu: %d of %d timed runs began before the host had queued "
                         "them (their times include its launch work)\n", row.algo, c->n, row.late_runs, c->reps);
             const double h = ctx->handoff_us[handoff_index(c->type)];
@@ -539,9 +547,10 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
 static void print_config_header(const cb_ctx *ctx, const cb_row *r, int block, int param)
 {
     const double data = 2.0 * (double)r->n * SL_TYPE_SIZE(r->type);
-    printf("\n%s (%d SMs, L2 %.0f MiB): n = %zu, %s %s, %s; median of %d runs\n", ctx->gpu.name, ctx->gpu.sms,
+    printf("\n%s (%d SMs, L2 %.0f MiB): n = %zu, %s %s, %s; median of %d runs, %s\n", ctx->gpu.name, ctx->gpu.sms,
            (double)ctx->gpu.l2_bytes / 1048576.0, r->n, verify_type_name(r->type), verify_op_name(r->op),
-           r->exclusive ? "exclusive" : "inclusive", r->reps);
+           r->exclusive ? "exclusive" : "inclusive", r->reps,
+           ctx->call ? "each timed as a call on an idle GPU (launch calls included)" : "the GPU's work alone");
     printf("input + output %.1f MiB: %s; GB/s counts 2 * n * %u bytes", data / 1048576.0,
            r->cache_resident ? "cache-resident (fits the L2)" : "from memory (the L2 is flushed before each run)",
            SL_TYPE_SIZE(r->type));
@@ -592,6 +601,7 @@ static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int pa
     json_uint(&w, "l2_bytes", ctx->gpu.l2_bytes);
     json_int(&w, "block", block);
     json_int(&w, "param", param);
+    json_string(&w, "timing", ctx->call ? "call" : "gpu");
     for (int k = 0; k < 2; k++)
         if (ctx->handoff_us[k] > 0)
             json_double(&w, handoff_words[k].key, ctx->handoff_us[k]);
@@ -619,7 +629,10 @@ static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int pa
         json_bool(&w, "cache_resident", r->cache_resident);
         json_bool(&w, "repeatable", r->repeatable);
         json_int(&w, "reps", r->reps);
-        json_int(&w, "late_runs", r->late_runs);
+        if (r->late_runs >= 0)
+            json_int(&w, "late_runs", r->late_runs);
+        else
+            json_null(&w, "late_runs");
         json_end_object(&w);
     }
     json_end_array(&w);
@@ -665,6 +678,7 @@ int bench_cuda(const bench_options *o)
     memset(&ctx, 0, sizeof ctx);
     ctx.handoff_us[0] = ctx.handoff_us[1] = -1.0;
     ctx.progress = o->progress != NULL;
+    ctx.call = o->call_timing;
     sl_status st = parse_algos(o->algos ? o->algos : CB_DEFAULT_ALGOS, algos, &nalgos);
     if (st == SL_OK)
         st = cli_parse_size_list("--n", o->n_list ? o->n_list : CB_DEFAULT_N, &ns, &nn);
@@ -717,6 +731,7 @@ int bench_cuda(const bench_options *o)
                 c.block = o->block;
                 c.param = o->param;
                 c.reps = o->reps > 0 ? o->reps : CB_DEFAULT_REPS;
+                c.call = o->call_timing;
                 /* host side: the input, and the output read back for the checks */
                 st = cli_check_peak("bench", c.n, cli_peak_cpu(c.n, c.elem, 3));
                 if (st == SL_OK)

@@ -42,6 +42,7 @@ static const cli_cmd_opt bench_opts[] = {
     {OPT_JOBS, "Here: OpenMP threads"},
     {OPT_REPEAT, "Here: timed repetitions after a warm-up, 1 to 1000 (default: at least 5, more "
                  "for short runs; sim: 1)"},
+    {OPT_TIMING, "Here: cuda only"},
     {OPT_JSON, NULL},
 };
 
@@ -98,6 +99,10 @@ static int run_cuda(const cli_args *a, bench_options *o)
     if (a->val[OPT_REPEAT] &&
         cli_parse_int("--repeat", a->val[OPT_REPEAT], 1, BENCH_MAX_REPS, &o->reps) != SL_OK)
         return CLI_EXIT_USAGE;
+    if (a->val[OPT_TIMING] && strcmp(a->val[OPT_TIMING], "call") == 0)
+        o->call_timing = true;
+    else if (a->val[OPT_TIMING] && strcmp(a->val[OPT_TIMING], "gpu") != 0)
+        return cli_usage_error("bench: --timing: '%s' is not a timing (valid: gpu, call)", a->val[OPT_TIMING]);
     o->json = a->set[OPT_JSON];
     if (cli_dry_run() && (cli_built_backends() >> SL_CUDA & 1u))
         return CLI_EXIT_OK; /* without CUDA, bench_cuda only refuses */
@@ -125,6 +130,8 @@ static int make_options(const cli_args *a, bench_options *o)
         return cli_usage_error("bench: --op affine applies to the integer types only (valid with "
                                "%s: add, max, min)", verify_type_name(o->type));
     o->algos = a->val[OPT_ALGO];
+    if (a->set[OPT_TIMING])
+        return cli_usage_error("bench: --timing applies to --backend cuda only");
     if ((rc = cli_get_block_param(a, &o->block, &o->param)) != CLI_EXIT_OK ||
         (rc = cli_get_jobs(a, &o->threads)) != CLI_EXIT_OK)
         return rc;

@@ -50,6 +50,9 @@ static const opt_def defs[OPT_COUNT] = {
     [OPT_JOBS] = {"jobs", 0, "J", "parallelism: how many threads the work uses (default: the CPUs "
                                   "this process may use)"},
     [OPT_REPEAT] = {"repeat", 0, "K", "runs of each case on the same input"},
+    [OPT_TIMING] = {"timing", 0, "MODE",
+                     "what a timed run covers: gpu, the GPU's work alone (default), or call, from the "
+                     "call to the end of its work on an idle GPU, the host's launch calls included"},
     [OPT_INPUTS] = {"inputs", 0, "K", "random inputs per size and distribution, 1 to 1000 (default 3)"},
     [OPT_COND] = {"cond", 0, "C",
                   "condition number sum|x|/|sum x| of --dist illcond, a finite number >= 1 "

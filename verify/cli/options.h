@@ -29,6 +29,7 @@ typedef enum {
     OPT_SEED,
     OPT_JOBS,
     OPT_REPEAT,
+    OPT_TIMING,
     OPT_INPUTS,
     OPT_COND,
     OPT_SLOTS,
