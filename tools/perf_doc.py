@@ -124,8 +124,8 @@ def cmd_merge(args):
         cmd = open(cmd_file).read().strip() if os.path.isfile(cmd_file) else None
         merged["device"] = merged["device"] or d.get("device")
         merged["date"] = max(merged["date"] or "", d.get("date") or "") or None
-        merged["sets"][name] = {k: d.get(k) for k in ("date", "block", "param", "timing", "handoff_us", "handoff16_us", "sms",
-                                                  "l2_bytes")}
+        keys = ("date", "block", "param", "timing", "handoff_us", "handoff16_us", "sms", "l2_bytes")
+        merged["sets"][name] = {k: d.get(k) for k in keys}
         merged["sets"][name]["command"] = cmd
         merged["sets"][name]["results"] = d.get("results", [])
     if not merged["sets"]:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tools/perf_doc.py on made-up bench documents: the verdicts of the GPU
-targets at their edges (2^16 by GPU time and by call time), the chained scans' model line with one hand-off
-for each status word width (and the one-figure line of older runs), merge
-keeping both hand-offs, and render writing only between its markers.
+targets at their edges (2^16 by GPU time and by call time), the chained
+scans' model line with one hand-off for each status word width (and the
+one-figure line of older runs), merge keeping both hand-offs, and render
+writing only between its markers.
 
   test_perf_doc.py TOOLS_DIR
 

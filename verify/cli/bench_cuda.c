@@ -102,7 +102,6 @@ typedef struct {
     uint64_t *d_digest; /* per job: the warm-up run's output digest, then one per repetition */
     size_t flush_bytes, cub_tmp_bytes;
     bool resident;
-    bool call; /* --timing call */
 } cb_cfg;
 
 /* Job k's digest slot for run r (0: the warm-up, 1 + rep: the timed runs). */
@@ -430,14 +429,14 @@ static sl_status time_jobs(cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, size_t co
             if (st == SL_OK && c->flush_bytes)
                 st = sl_bench_flush(c->d_flush, c->flush_bytes);
             if (st == SL_OK)
-                st = c->call ? sl_bench_sync() : sl_bench_hold(CB_HOLD_US);
+                st = ctx->call ? sl_bench_sync() : sl_bench_hold(CB_HOLD_US);
             if (st == SL_OK)
                 st = sl_bench_event_record(j->ev[0]);
             if (st == SL_OK)
                 st = run_job(j, c, c->d_out);
             if (st == SL_OK)
                 st = sl_bench_event_record(j->ev[1]);
-            if (st == SL_OK && !c->call) { /* the hold over before the run was queued: host work timed */
+            if (st == SL_OK && !ctx->call) { /* the hold over before the run was queued: host work timed */
                 int began = 0;
                 st = sl_bench_event_done(j->ev[0], &began);
                 j->late += began;
@@ -521,7 +520,7 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
                           .reps = c->reps, .median_ms = ms, .gbps = bytes / (ms * 1e-3) / 1e9,
                           .frac_of_copy = copy_ms / ms, .vs_cub = cub_ms / ms, .bound = traffic_bound(name),
                           .predicted_ms = -1.0, .cache_resident = c->resident, .repeatable = true,
-                          .late_runs = c->call ? -1 : jobs[k].late};
+                          .late_runs = ctx->call ? -1 : jobs[k].late};
             row.bound_ms = copy_ms * row.bound / 2.0;
             /* the job's digests, as digest_slot lays them out: the warm-up run's, then each timed run's */
             const uint64_t *dk = digests + k * (size_t)(c->reps + 1);
@@ -731,7 +730,6 @@ int bench_cuda(const bench_options *o)
                 c.block = o->block;
                 c.param = o->param;
                 c.reps = o->reps > 0 ? o->reps : CB_DEFAULT_REPS;
-                c.call = o->call_timing;
                 /* host side: the input, and the output read back for the checks */
                 st = cli_check_peak("bench", c.n, cli_peak_cpu(c.n, c.elem, 3));
                 if (st == SL_OK)
