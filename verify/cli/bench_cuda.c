@@ -69,7 +69,7 @@ typedef struct {
     double predicted_ms; /* the chained scans' time model; < 0: none */
     bool cache_resident;
     bool repeatable; /* every timed run's output bitwise equal to the first run's */
-    int late_runs;   /* timed runs whose time includes the host's launch work; < 0: call timing */
+    int late_runs;   /* timed runs whose time includes the host's launch work (GPU timing only) */
 } cb_row;
 
 typedef struct {
@@ -520,13 +520,13 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
                           .reps = c->reps, .median_ms = ms, .gbps = bytes / (ms * 1e-3) / 1e9,
                           .frac_of_copy = copy_ms / ms, .vs_cub = cub_ms / ms, .bound = traffic_bound(name),
                           .predicted_ms = -1.0, .cache_resident = c->resident, .repeatable = true,
-                          .late_runs = ctx->call ? -1 : jobs[k].late};
+                          .late_runs = jobs[k].late};
             row.bound_ms = copy_ms * row.bound / 2.0;
             /* the job's digests, as digest_slot lays them out: the warm-up run's, then each timed run's */
             const uint64_t *dk = digests + k * (size_t)(c->reps + 1);
             for (int r = 1; r <= c->reps; r++)
                 row.repeatable &= dk[r] == dk[0];
-            if (row.late_runs > 0)
+            if (row.late_runs)
                 fprintf(stderr, "scanlab: bench: %s, n = %zu: %d of %d timed runs began before the host had queued "
                         "them (their times include its launch work)\n", row.algo, c->n, row.late_runs, c->reps);
             const double h = ctx->handoff_us[handoff_index(c->type)];
@@ -628,10 +628,10 @@ static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int pa
         json_bool(&w, "cache_resident", r->cache_resident);
         json_bool(&w, "repeatable", r->repeatable);
         json_int(&w, "reps", r->reps);
-        if (r->late_runs >= 0)
-            json_int(&w, "late_runs", r->late_runs);
-        else
+        if (ctx->call) /* every run includes the host's launch work, by design */
             json_null(&w, "late_runs");
+        else
+            json_int(&w, "late_runs", r->late_runs);
         json_end_object(&w);
     }
     json_end_array(&w);
