@@ -1,7 +1,7 @@
 /* Decoupled look-back (Merrill & Garland, "Single-pass parallel prefix
  * scan with decoupled look-back", NVIDIA TR NVR-2016-002; CUB's
  * DeviceScan), on the register tiles and ticketed blocks of
- * single_pass.cuh.
+ * single_pass.cuh (persistent blocks with two tiles in flight).
  *
  * A tile publishes its aggregate (status A) as soon as it is reduced. Warp
  * 0 then looks back a window of 32 predecessors at once, lane l polling
@@ -55,27 +55,38 @@ SL_DEVICE T SL_KN(lb_look_back)(sl_tile_status ts, size_t tile)
     }
 }
 
-SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
+/* What a tile publishes from its aggregate alone (thread 0): A, or P for
+ * tile 0, whose aggregate is its inclusive prefix. */
+SL_DEVICE void SL_KN(tile_publish_own)(sl_tile_status ts, size_t tile, T total)
+{
+    if (threadIdx.x == 0)
+        SL_KN(tile_publish)(ts, ts.word, tile, tile == 0 ? SL_TILE_P : SL_TILE_A, total);
+}
+
+/* The rest of the tile's part (every thread; ends with a barrier): warp
+ * 0's look-back and the tile's P; the tile's prefix. */
+SL_DEVICE T SL_KN(tile_resolve)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
 {
     *have = tile > 0;
-    if (WARP_ID() == 0) {
-        if (tile == 0) {
-            if (LANE_ID() == 0)
-                SL_KN(tile_publish)(ts, ts.word, 0, SL_TILE_P, total);
-        } else {
-            if (LANE_ID() == 0)
-                SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_A, total);
-            const T exclusive = SL_KN(lb_look_back)(ts, tile);
-            if (LANE_ID() == 0) {
-                SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_P, OP(exclusive, total));
-                ST(sh, 0, exclusive);
-            }
+    if (WARP_ID() == 0 && tile > 0) {
+        const T exclusive = SL_KN(lb_look_back)(ts, tile);
+        if (LANE_ID() == 0) {
+            SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_P, OP(exclusive, total));
+            ST(sh, 0, exclusive);
         }
     }
     SYNCTHREADS();
     return SL_KN(tile_take_prefix)(sh, *have, total);
 }
 
+SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
+{
+    SL_KN(tile_publish_own)(ts, tile, total);
+    return SL_KN(tile_resolve)(ts, tile, total, sh, have);
+}
+
+/* Persistent blocks keep two tiles in flight (single_pass.cuh). */
+#define SL_SP_PIPELINE 1
 #include "cuda/device/single_pass.cuh"
 
 /* Host driver: a->block threads (a multiple of 32, default 128), a->param

@@ -44,10 +44,29 @@
  * same addresses either way. */
 #define SL_TILE_STRAIGHT(items) (SL_TILE_PAD_PERIOD(sizeof(T)) % (items) == 0)
 
+/* Reads the calling thread's items (blocked) from its warp's staging
+ * area, where tile_load left the tile: x[k] = element lane * items + k. */
+SL_DEVICE void SL_KN(tile_stage_read)(const T *stage, unsigned items, T *x)
+{
+    const unsigned first = LANE_ID() * items, first_pad = SL_TILE_PAD(first);
+    if (SL_TILE_STRAIGHT(items)) {
+        SL_UNROLL
+        for (unsigned k = 0; k < SL_TILE_MAXI; k++)
+            if (k == 0 || k < items)
+                x[k] = LD(stage, first_pad + k);
+    } else {
+        SL_UNROLL
+        for (unsigned k = 0; k < SL_TILE_MAXI; k++)
+            if (k == 0 || k < items)
+                x[k] = LD(stage, SL_TILE_PAD(first + k));
+    }
+}
+
 /* Loads the tile of B * items elements at base into x[] (blocked: thread
  * t of the block gets elements t * items + k). Past n: the identity. stage
- * is the calling warp's staging area. items >= 1 (item 0 is always
- * there, which the compilers can see). */
+ * is the calling warp's staging area, where the tile stays until the warp
+ * writes it again (tile_stage_read reads it back). items >= 1 (item 0 is
+ * always there, which the compilers can see). */
 SL_DEVICE void SL_KN(tile_load)(const T *in, size_t base, size_t n, unsigned items, T *stage, T *x)
 {
     const unsigned lane = LANE_ID();
@@ -70,18 +89,7 @@ SL_DEVICE void SL_KN(tile_load)(const T *in, size_t base, size_t n, unsigned ite
         if (k == 0 || k < items)
             ST(stage, SL_TILE_PAD(k * SL_WARP_SIZE + lane), x[k]);
     SYNCWARP();
-    const unsigned first = lane * items, first_pad = SL_TILE_PAD(first);
-    if (SL_TILE_STRAIGHT(items)) {
-        SL_UNROLL
-        for (unsigned k = 0; k < SL_TILE_MAXI; k++)
-            if (k == 0 || k < items)
-                x[k] = LD(stage, first_pad + k);
-    } else {
-        SL_UNROLL
-        for (unsigned k = 0; k < SL_TILE_MAXI; k++)
-            if (k == 0 || k < items)
-                x[k] = LD(stage, SL_TILE_PAD(first + k));
-    }
+    SL_KN(tile_stage_read)(stage, items, x);
     SYNCWARP();
 }
 

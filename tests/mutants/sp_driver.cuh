@@ -24,6 +24,16 @@
  *     tile unless the run sets its occupancy (the deadlock explorer's
  *     blocks): more blocks than resident slots is the harder case for the
  *     protocol.
+ *   pipelined (persistent ticketed blocks with the default item count,
+ *     of a protocol that defines SL_SP_PIPELINE, where two staging areas
+ *     fit): a block keeps two tiles in flight. It loads and reduces its
+ *     next tile b and publishes what b owes its successors before it waits
+ *     for the prefix of the tile a drawn before b, whose items wait in the
+ *     other staging area; then it scans and stores a. So a block moves
+ *     data while its look-back's predecessors publish, where it slept
+ *     before (on the H100: 0.85 -> 0.89 of a device copy at 2^28 for
+ *     4-byte types; docs/performance.md). Deadlock-free as above: a drawn
+ *     tile publishes its aggregate after its own loads alone.
  *   by block: tile = blockIdx.x, one block per tile (chained-static).
  *
  * The including template includes tile_scan.cuh and tile_status.cuh (once
@@ -35,7 +45,15 @@
  * called by every thread of the block after the tile's reduction (total =
  * the tile's aggregate): it publishes what the tile owes its successors,
  * returns the combination of every element before the tile (*have = 0 for
- * tile 0), and ends with a barrier. sh is a shared array of 2 elements. */
+ * tile 0), and ends with a barrier. sh is a shared array of 2 elements. A
+ * protocol that can be pipelined splits it in two, defines SL_SP_PIPELINE
+ * and tile_prefix as the one followed by the other:
+ *
+ *   SL_DEVICE void SL_KN(tile_publish_own)(sl_tile_status ts, size_t tile, T total);
+ *   SL_DEVICE T SL_KN(tile_resolve)(sl_tile_status ts, size_t tile, T total, T *sh, int *have);
+ *
+ * the first what the tile publishes from its aggregate alone, waiting for
+ * nothing; the second the rest, as tile_prefix. */
 #ifndef MUT_SP_DRIVER_H
 #define MUT_SP_DRIVER_H
 /* A single-pass driver's settings. */
@@ -52,15 +70,71 @@ typedef struct {
 #define SL_SP_LATE_NS 10000
 #endif
 
+#if defined(SL_SP_PIPELINE)
+/* A pipelined block's work from its first drawn tile b (above): stages
+ * are the calling warp's two staging areas; wsum, sh and ticket the
+ * block's shared arrays of sp_tile. Tile a is the one drawn before b,
+ * reduced and published, its items in stages[cur ^ 1]. */
+SL_DEVICE void SL_KN(sp_pipeline)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts,
+                                  size_t b, T *const *stages, T *wsum, T *sh, uint32_t *ticket)
+{
+    const size_t tile_elems = (size_t)blockDim.x * items;
+    const int first = threadIdx.x == 0;
+    size_t a = 0;
+    int have_a = 0;
+    unsigned cur = 0;
+    SL_FN(sl_tile_pos) pos_a;
+    pos_a.excl = IDENTITY();
+    pos_a.have = 0;
+    pos_a.total = IDENTITY();
+    for (;;) {
+        /* b's loads, reduction and publication wait for no other block */
+        const int have_b = b < ts.tiles;
+        SL_FN(sl_tile_pos) pos_b = pos_a;
+        if (have_b) {
+            T x[SL_TILE_MAXI];
+            SL_KN(tile_load)(in, b * tile_elems, n, items, stages[cur], x);
+            pos_b = SL_KN(tile_block_reduce)(x, items, wsum);
+            SL_KN(tile_publish_own)(ts, b, pos_b.total);
+        }
+        /* the tile after b, drawn once a has its prefix (as in sp_tile) */
+        uint32_t next = 0;
+        if (have_a) {
+            int have = 0;
+            const T prefix = SL_KN(tile_resolve)(ts, a, pos_a.total, sh, &have);
+            if (first && have_b)
+                next = sl_tile_ticket(ts);
+            T x[SL_TILE_MAXI];
+            SL_KN(tile_stage_read)(stages[cur ^ 1], items, x);
+            SL_KN(tile_thread_scan)(x, x, items, exclusive, prefix, have, pos_a);
+            SL_KN(tile_store)(out, a * tile_elems, n, items, stages[cur ^ 1], x);
+        } else if (first && have_b) {
+            next = sl_tile_ticket(ts);
+        }
+        if (!have_b)
+            break;
+        a = b;
+        pos_a = pos_b;
+        have_a = 1;
+        cur ^= 1;
+        if (first)
+            ST(ticket, 0, next);
+        SYNCTHREADS();
+        b = LD(ticket, 0);
+    }
+}
+#endif
+
 /* A block's work: its tile, drawn or numbered, scanned. */
 SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts,
-                              int by_block, int adversary)
+                              int by_block, int adversary, int pipe)
 {
     SHARED_DYN(T, stage_all);
     SHARED(T, wsum, SL_MAX_BLOCK_THREADS / SL_WARP_SIZE);
     SHARED(T, sh, 2);
     SHARED(uint32_t, ticket, 1);
     T *stage = stage_all + WARP_ID() * SL_TILE_STAGE_ELEMS(items, sizeof(T));
+    (void)pipe;
     const size_t tile_elems = (size_t)blockDim.x * items;
     const int first = threadIdx.x == 0;
     /* an adversarial dispatch, emulated: a block-numbered scan takes tiles
@@ -93,6 +167,13 @@ SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsi
      * may happen before a late block's first draw). Every warp reads the
      * ticket before the next tile's first barrier, and thread 0 writes the
      * one after only behind that barrier. */
+#if defined(SL_SP_PIPELINE)
+    if (pipe) {
+        T *const stages[2] = {stage, stage + (blockDim.x / SL_WARP_SIZE) * SL_TILE_STAGE_ELEMS(items, sizeof(T))};
+        SL_KN(sp_pipeline)(in, out, n, exclusive, items, ts, tile, stages, wsum, sh, ticket);
+        return;
+    }
+#endif
     const int more = !by_block && gridDim.x < ts.tiles;
     while (by_block || tile < ts.tiles) {
         T x[SL_TILE_MAXI];
@@ -136,15 +217,31 @@ SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_
                int adversary)
 {
     if (items == SL_TILE_MAXI)
-        SL_KN(sp_tile)(in, out, n, exclusive, SL_TILE_MAXI, ts, by_block, adversary);
+        SL_KN(sp_tile)(in, out, n, exclusive, SL_TILE_MAXI, ts, by_block, adversary, 0);
     else
-        SL_KN(sp_tile)(in, out, n, exclusive, items, ts, by_block, adversary);
+        SL_KN(sp_tile)(in, out, n, exclusive, items, ts, by_block, adversary, 0);
 }
 SL_DEFINE_LAUNCH(SL_KN(sp_scan), (const T *, in), (T *, out), (size_t, n), (int, exclusive), (unsigned, items),
                  (sl_tile_status, ts), (int, by_block), (int, adversary))
 
-/* The launch on device buffers: protocol memory, one block per tile, the
- * bounded waits' verdict. ctx is the sl_sp_cfg. */
+#if defined(SL_SP_PIPELINE)
+/* The pipelined blocks (ticketed, the default item count) in a kernel of
+ * their own: compiled into sp_scan, their code made the other paths
+ * slower on the H100 (a 2^16 lookback 6.1 us against 5.8 without;
+ * docs/performance.md). */
+SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, SL_CAT2(SL_SP_MIN_BLOCKS_, OPN))
+SL_KN(sp_scan_pipe)(const T *in, T *out, size_t n, int exclusive, sl_tile_status ts, int adversary)
+{
+    SL_KN(sp_tile)(in, out, n, exclusive, SL_TILE_MAXI, ts, 0, adversary, 1);
+}
+SL_DEFINE_LAUNCH(SL_KN(sp_scan_pipe), (const T *, in), (T *, out), (size_t, n), (int, exclusive),
+                 (sl_tile_status, ts), (int, adversary))
+#endif
+
+/* The launch on device buffers: protocol memory, the grid (one block per
+ * tile, or as many as fit at once, pipelined where the protocol allows
+ * and two staging areas fit), the bounded waits' verdict. ctx is the
+ * sl_sp_cfg. */
 static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a, const void *ctx)
 {
     const sl_sp_cfg *c = (const sl_sp_cfg *)ctx;
@@ -152,6 +249,8 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
     sl_tile_status ts;
     sl_status st = SL_OK;
     unsigned grid;
+    size_t shmem = c->g.shmem;
+    int pipe = 0;
     memset(&ts, 0, sizeof ts);
     if (c->by_block && tiles > SL_DEV_MAX_GRID_X)
         return SL_ERR_ARG;
@@ -159,9 +258,39 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
     grid = c->by_block ? (unsigned)tiles
                        : sl_dev_grid(tiles, SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan), c->g.block, c->g.shmem,
                                                                   (unsigned)tiles));
+#if defined(SL_SP_PIPELINE)
+    if (!c->by_block && grid < tiles && c->g.items == SL_TILE_MAXI && 2 * shmem <= SL_DEV_SHARED_LIMIT) {
+        const unsigned g2 = sl_dev_grid(tiles, SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan_pipe), c->g.block, 2 * shmem,
+                                                                     (unsigned)tiles));
+        /* at least two tiles a block: with fewer the stores wait behind
+         * the second loads (on the H100, in one series of processes: 1366
+         * tiles on 1056 blocks, 2^22 i32 and f32, 1.03 to 1.06 of CUB's
+         * speed pipelined and 1.05 to 1.07 not; 2731 tiles, 2^22 i64 and
+         * f64, 1.09 to 1.14 pipelined and 1.03 to 1.05 not) */
+        if (g2 > 0 && tiles >= 2 * (size_t)g2) {
+            pipe = 1;
+            grid = g2;
+            shmem *= 2;
+        }
+    }
+#endif
     sl_tile_status_timing(&ts, grid, c->g.tile * sizeof(T), 2 * a->n * sizeof(T), SL_L2_BYTES());
-    SL_TRY(SL_LAUNCH(sp_scan)(sl_launch_1d(grid, c->g.block, c->g.shmem), (const T *)d_in, (T *)d_out, a->n,
-                              a->exclusive ? 1 : 0, c->g.items, ts, c->by_block, a->adversary));
+#if defined(SL_SP_PIPELINE)
+    /* a pipelined look-back comes after the next tile's loads, which take
+     * the place of the first sleep (on the H100: the same speed with no
+     * first sleep and with a quarter of it; with all of it 2 to 3 % slower
+     * at 2^28, 5 to 12 % at 2^24) */
+    if (pipe)
+        ts.first_ns = 0;
+#endif
+#if defined(SL_SP_PIPELINE)
+    if (pipe)
+        SL_TRY(SL_LAUNCH(sp_scan_pipe)(sl_launch_1d(grid, c->g.block, shmem), (const T *)d_in, (T *)d_out, a->n,
+                                       a->exclusive ? 1 : 0, ts, a->adversary));
+    else
+#endif
+        SL_TRY(SL_LAUNCH(sp_scan)(sl_launch_1d(grid, c->g.block, shmem), (const T *)d_in, (T *)d_out, a->n,
+                                  a->exclusive ? 1 : 0, c->g.items, ts, c->by_block, a->adversary));
     SL_TRY(sl_tile_status_check(&ts));
 done:
     sl_tile_status_free(&ts);
@@ -181,3 +310,4 @@ static sl_status SL_KN(sp_host)(const sl_kargs *a, unsigned default_block, int b
         return SL_OK;
     return sl_host_run(a, sizeof(T), a->n, SL_KN(sp_dev), &c);
 }
+#undef SL_SP_PIPELINE
