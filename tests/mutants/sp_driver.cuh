@@ -87,12 +87,17 @@ SL_DEVICE void SL_KN(sp_pipeline)(const T *in, T *out, size_t n, int exclusive, 
     pos_a.excl = IDENTITY();
     pos_a.have = 0;
     pos_a.total = IDENTITY();
+    /* one register tile for b, then a: set once, as the compilers cannot
+     * see that no item past `items` is read */
+    T x[SL_TILE_MAXI];
+    SL_UNROLL
+    for (unsigned k = 0; k < SL_TILE_MAXI; k++)
+        x[k] = IDENTITY();
     for (;;) {
         /* b's loads, reduction and publication wait for no other block */
         const int have_b = b < ts.tiles;
         SL_FN(sl_tile_pos) pos_b = pos_a;
         if (have_b) {
-            T x[SL_TILE_MAXI];
             SL_KN(tile_load)(in, b * tile_elems, n, items, stages[cur], x);
             pos_b = SL_KN(tile_block_reduce)(x, items, wsum);
             SL_KN(tile_publish_own)(ts, b, pos_b.total);
@@ -104,7 +109,6 @@ SL_DEVICE void SL_KN(sp_pipeline)(const T *in, T *out, size_t n, int exclusive, 
             const T prefix = SL_KN(tile_resolve)(ts, a, pos_a.total, sh, &have);
             if (first && have_b)
                 next = sl_tile_ticket(ts);
-            T x[SL_TILE_MAXI];
             SL_KN(tile_stage_read)(stages[cur ^ 1], items, x);
             SL_KN(tile_thread_scan)(x, x, items, exclusive, prefix, have, pos_a);
             SL_KN(tile_store)(out, a * tile_elems, n, items, stages[cur ^ 1], x);
@@ -250,7 +254,9 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
     sl_status st = SL_OK;
     unsigned grid;
     size_t shmem = c->g.shmem;
+#if defined(SL_SP_PIPELINE)
     int pipe = 0;
+#endif
     memset(&ts, 0, sizeof ts);
     if (c->by_block && tiles > SL_DEV_MAX_GRID_X)
         return SL_ERR_ARG;
@@ -280,14 +286,11 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
      * the place of the first sleep (on the H100: the same speed with no
      * first sleep and with a quarter of it; with all of it 2 to 3 % slower
      * at 2^28, 5 to 12 % at 2^24) */
-    if (pipe)
+    if (pipe) {
         ts.first_ns = 0;
-#endif
-#if defined(SL_SP_PIPELINE)
-    if (pipe)
         SL_TRY(SL_LAUNCH(sp_scan_pipe)(sl_launch_1d(grid, c->g.block, shmem), (const T *)d_in, (T *)d_out, a->n,
                                        a->exclusive ? 1 : 0, ts, a->adversary));
-    else
+    } else
 #endif
         SL_TRY(SL_LAUNCH(sp_scan)(sl_launch_1d(grid, c->g.block, shmem), (const T *)d_in, (T *)d_out, a->n,
                                   a->exclusive ? 1 : 0, c->g.items, ts, c->by_block, a->adversary));
