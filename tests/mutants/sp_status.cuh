@@ -73,8 +73,11 @@ enum { SL_TILE_X = 0, SL_TILE_A = 1, SL_TILE_P = 2 };
  * 6 us; the 4-byte affine maps (four or five blocks an SM) 1.08 with 1.5
  * to 2 us and 0.95 with 3 us; at 2^22 i32 (32 MB within the 50 MB L2)
  * 0.89 to 0.92 with 2.9 us and 1.02 to 1.04 with 1.4 us, and at 2^22 i64
- * (64 MB) 0.99 to 1.01 and 1.02 to 1.04. The chained scans poll one word
- * without sleeping: their time is the chain of hand-offs. */
+ * (64 MB) 0.99 to 1.01 and 1.02 to 1.04. A pipelined block
+ * (single_pass.cuh) looks back only after loading its next tile, which
+ * takes the first sleep's place: its driver sets first_ns to 0. The
+ * chained scans poll one word without sleeping: their time is the chain
+ * of hand-offs. */
 #define SL_TILE_BACKOFF_MIN_NS 32u
 #define SL_TILE_BACKOFF_MAX_NS 512u
 #define SL_TILE_STREAM_BYTES_PER_NS 3000u
