@@ -75,6 +75,23 @@ static void model_line(const char *out, const char *m, char *buf, size_t size)
 
 static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
+/* A run of `scanlab deadlock ... --model obe,fair` (exit 0) whose output
+ * holds `config` and says deadlock-free under both, exhaustively. */
+static void expect_free_obe_fair(const char *const *args, const char *config, const char *what)
+{
+    char *out, line[512];
+    assert_int_equal(run(false, args, &out, NULL), 0);
+    if (!strstr(out, config))
+        fail_msg("%s: not \"%s\": %s", what, config, out);
+    model_line(out, "obe", line, sizeof line);
+    if (!starts(line, "obe   deadlock-free (exhaustive: "))
+        fail_msg("%s: %s", what, line);
+    model_line(out, "fair", line, sizeof line);
+    if (!starts(line, "fair  deadlock-free (exhaustive: "))
+        fail_msg("%s: %s", what, line);
+    free(out);
+}
+
 /* The steps of the trace printed after the DEADLOCK line of model m:
  * counts of dispatches and turns, and whether block 0 was dispatched. */
 static void trace_of(const char *out, const char *m, char *steps, size_t size)
@@ -258,18 +275,36 @@ static void test_persistent_blocks_free(void **state)
     for (size_t i = 0; i < 3; i++) {
         const char *args[] = {"deadlock", "--algo", algos[i], "--blocks", "3", "--resident", "2", "--n", "160",
                               "--model", "obe,fair", NULL};
-        char *out, line[512];
-        assert_int_equal(run(false, args, &out, NULL), 0);
-        if (!strstr(out, "5 tiles of 32 threads x 1 item), 3 blocks"))
-            fail_msg("%s: not 5 tiles on 3 blocks: %s", algos[i], out);
-        model_line(out, "obe", line, sizeof line);
-        if (!starts(line, "obe   deadlock-free (exhaustive: "))
-            fail_msg("%s: %s", algos[i], line);
-        model_line(out, "fair", line, sizeof line);
-        if (!starts(line, "fair  deadlock-free (exhaustive: "))
-            fail_msg("%s: %s", algos[i], line);
-        free(out);
+        expect_free_obe_fair(args, "5 tiles of 32 threads x 1 item), 3 blocks", algos[i]);
     }
+}
+
+/* Pipelined blocks: 7 tiles of 32 elements on 3 blocks (two tiles a block
+ * or more), 2 slots: lookback runs in sp_scan_pipe_items (the pipelined
+ * kernel of item counts other than the default), two tiles in flight a
+ * block, and no schedule of obe or fair hangs it; 6 tiles on 2 resident
+ * blocks of 3 as well. lookback-det keeps one tile a block (sp_scan_items,
+ * the single-buffered kernel of item counts other than the default). */
+static void test_pipelined_blocks_free(void **state)
+{
+    (void)state;
+    const char *sizes[] = {"224", "192"};
+    const char *tiles[] = {"7 tiles", "6 tiles"};
+    for (size_t k = 0; k < 2; k++) {
+        const char *args[] = {"deadlock", "--algo", "lookback", "--blocks", "3", "--resident", "2", "--n", sizes[k],
+                              "--model", "obe,fair", NULL};
+        char want[128];
+        snprintf(want, sizeof want,
+                 "(%s of 32 threads x 1 item), 3 blocks of 32 threads in sp_scan_pipe_items_i32_add_sim", tiles[k]);
+        expect_free_obe_fair(args, want, "lookback, pipelined");
+    }
+    const char *det[] = {"deadlock", "--algo", "lookback-det", "--blocks", "3", "--resident", "2", "--n", "224",
+                         "--model", "obe", NULL};
+    char *out;
+    assert_int_equal(run(false, det, &out, NULL), 0);
+    if (!strstr(out, "3 blocks of 32 threads in sp_scan_items_i32_add_sim"))
+        fail_msg("lookback-det pipelined: %s", out);
+    free(out);
 }
 
 /* hsa runs only the lowest-numbered unfinished block for sure: when block
@@ -502,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_exhaustive_up_to_eight_blocks),
         cmocka_unit_test(test_snapshots_match_forks),
         cmocka_unit_test(test_persistent_blocks_free),
+        cmocka_unit_test(test_pipelined_blocks_free),
         cmocka_unit_test(test_chained_ticket_starves_under_hsa),
         cmocka_unit_test(test_no_waiting_answered_as_such),
         cmocka_unit_test(test_mutant_caught_under_obe),

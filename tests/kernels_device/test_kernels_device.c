@@ -62,11 +62,12 @@ typedef struct {
     unsigned slots;
     model_order order;
     uint64_t order_seed;
+    unsigned occupancy; /* blocks an occupancy query answers (0: the simulator's own) */
 } run_cfg;
 
 static run_cfg cfg_of(sl_type type, sl_op op, size_t n, int block, int param)
 {
-    run_cfg c = {type, op, false, n, block, param, 0, MODEL_ORDER_IN, 0};
+    run_cfg c = {type, op, false, n, block, param, 0, MODEL_ORDER_IN, 0, 0};
     return c;
 }
 
@@ -93,6 +94,7 @@ static sl_status run_on(sl_scan_fn fn, const run_cfg *c, const void *in, void *o
     stats->cfg.quiet = true;
     if (c->slots)
         stats->cfg.slots = c->slots;
+    stats->cfg.occupancy = c->occupancy;
     stats->cfg.order = c->order;
     stats->cfg.seed = c->order_seed;
     sl_scan_args a = {c->type, c->op, c->exclusive, in, out, c->n, 0, c->block, c->param, stats, SL_ADVERSARY_NONE};
@@ -368,7 +370,8 @@ static void test_counts_single_pass(void **state)
 }
 
 /* The look-back's waits: a grid that covers its tiles polls at once and
- * backs off 32 .. 512 ns; a persistent grid first sleeps a third of a tile
+ * backs off 32 .. 512 ns; a persistent grid (unless pipelined, whose next
+ * tile's loads come first) first sleeps a third of a tile
  * period (its resident tiles read and written at 3000 bytes a ns, or 6000
  * where the scan's bytes come to at most 1.5 times the L2; at most 64 us),
  * then polls every 600 ns. On the H100's default lookback grid (1056
@@ -385,36 +388,42 @@ static void test_lookback_wait_timing(void **state)
     sl_tile_status ts;
     memset(&ts, 0, sizeof ts);
     ts.tiles = 87382; /* 2^28 / 3072, rounded up */
-    sl_tile_status_timing(&ts, 1056, g.tile * 4, (size_t)8 << 28, h100_l2);
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, (size_t)8 << 28, h100_l2, 0);
     assert_int_equal(ts.first_ns, 2883); /* 2 x 1056 x 12288 / 3000 / 3 */
     assert_int_equal(ts.min_ns, 600);
     assert_int_equal(ts.max_ns, 600);
+    /* pipelined blocks: no first sleep (the next tile's loads take its
+     * place), the same polls */
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, (size_t)8 << 28, h100_l2, 1);
+    assert_int_equal(ts.first_ns, 0);
+    assert_int_equal(ts.min_ns, 600);
+    assert_int_equal(ts.max_ns, 600);
     /* the L2's size unknown (0): the memory's rate */
-    sl_tile_status_timing(&ts, 1056, g.tile * 4, 8, 0);
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, 8, 0, 0);
     assert_int_equal(ts.first_ns, 2883);
     /* 2^22 i32 (32 MiB) and i64 (64 MiB, at most 1.5 x 50 MiB): the L2's
      * rate, 2 x 1056 x 12288 / 6000 / 3 */
     ts.tiles = 1366;
-    sl_tile_status_timing(&ts, 1056, g.tile * 4, (size_t)8 << 22, h100_l2);
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, (size_t)8 << 22, h100_l2, 0);
     assert_int_equal(ts.first_ns, 1441);
-    sl_tile_status_timing(&ts, 1056, 1536 * 8, (size_t)16 << 22, h100_l2);
+    sl_tile_status_timing(&ts, 1056, 1536 * 8, (size_t)16 << 22, h100_l2, 0);
     assert_int_equal(ts.first_ns, 1441);
     /* just above 1.5 x the L2: the memory's rate again */
-    sl_tile_status_timing(&ts, 1056, g.tile * 4, h100_l2 + h100_l2 / 2 + 1, h100_l2);
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, h100_l2 + h100_l2 / 2 + 1, h100_l2, 0);
     assert_int_equal(ts.first_ns, 2883);
-    sl_tile_status_timing(&ts, 1056, g.tile * 4, h100_l2 + h100_l2 / 2, h100_l2);
+    sl_tile_status_timing(&ts, 1056, g.tile * 4, h100_l2 + h100_l2 / 2, h100_l2, 0);
     assert_int_equal(ts.first_ns, 1441);
     /* four blocks an SM of 12 KiB tiles (the 4-byte affine maps): 1441 */
     ts.tiles = 87382;
-    sl_tile_status_timing(&ts, 528, 1536 * 8, (size_t)16 << 28, h100_l2);
+    sl_tile_status_timing(&ts, 528, 1536 * 8, (size_t)16 << 28, h100_l2, 0);
     assert_int_equal(ts.first_ns, 1441);
     /* a geometry far beyond any GPU's: bounded */
     ts.tiles = 0xffffffffu;
-    sl_tile_status_timing(&ts, 1u << 20, (size_t)1 << 30, (size_t)1 << 40, h100_l2);
+    sl_tile_status_timing(&ts, 1u << 20, (size_t)1 << 30, (size_t)1 << 40, h100_l2, 0);
     assert_int_equal(ts.first_ns, 65536);
     /* a grid that covers its tiles does not sleep first */
     ts.tiles = 1056;
-    sl_tile_status_timing(&ts, 1056, 3072 * 4, (size_t)1 << 20, h100_l2);
+    sl_tile_status_timing(&ts, 1056, 3072 * 4, (size_t)1 << 20, h100_l2, 0);
     assert_int_equal(ts.first_ns, 0);
     assert_int_equal(ts.min_ns, 32);
     assert_int_equal(ts.max_ns, 512);
@@ -483,6 +492,85 @@ static void test_ticketed_no_deadlock(void **state)
             assert_int_equal(st.deadlocks, 0);
             model_stats_free(&st);
         }
+}
+
+/* The name of the one launch of a run. */
+static const char *launch_name(const model_stats *st)
+{
+    assert_int_equal(st->nlaunch_records, 1);
+    assert_non_null(st->launch[0].name);
+    return st->launch[0].name;
+}
+
+/* Persistent blocks, as the GPU runs them: the occupancy query answers 3
+ * blocks. lookback pipelines where every block gets two tiles or more (6
+ * tiles and up: sp_scan_pipe for the default tile, sp_scan_pipe_items
+ * for the others, two staging areas), and keeps one tile a
+ * block below that (5 tiles); lookback-det and chained-ticket never
+ * pipeline. Results exact against the reference for every operator and
+ * integer type, float max and min, inclusive and exclusive, the general
+ * item counts and the default (a constant) alike, dispatched in order, in
+ * reverse and at random on one to three slots; stores n + 2T, loads the n
+ * elements, T + 3 tickets (a first one a block, one after each tile) and
+ * at least the polls each tile needs. */
+static void test_pipelined_results(void **state)
+{
+    (void)state;
+    const int layouts[][2] = {{32, 1}, {96, 5}, {0, 0}};
+    const sl_type types[] = {SL_I32, SL_I64, SL_F32, SL_F64};
+    const char *const type_names[] = {"i32", "i64", "f32", "f64"};
+    for (size_t k = 0; k < 3; k++)
+        for (size_t ty = 0; ty < 4; ty++) {
+            sl_tile_geom g;
+            memset(&g, 0, sizeof g); /* set by the call, which gcc cannot see succeed */
+            assert_int_equal(sl_tile_geom_of(layouts[k][0], layouts[k][1], SL_TYPE_SIZE(types[ty]),
+                                             SL_TILE_THREADS, &g), SL_OK);
+            /* 5 tiles, 6, 7 with a partial last one, 32 with a partial one */
+            const size_t sizes[] = {5 * g.tile, 6 * g.tile, 6 * g.tile + 1, 31 * g.tile + 17};
+            for (size_t z = 0; z < 4; z++)
+                for (int op = 0; op < SL_OP_COUNT; op++) {
+                    if (SL_TYPE_IS_FLOAT(types[ty]) && op != SL_MAX && op != SL_MIN)
+                        continue;
+                    /* the sizes of default tiles cost seconds each: one operator */
+                    if (k == 2 && op != SL_AFFINE && op != SL_MAX)
+                        continue;
+                    run_cfg c = cfg_of(types[ty], (sl_op)op, sizes[z], layouts[k][0], layouts[k][1]);
+                    c.exclusive = (z + (size_t)op) % 2;
+                    c.occupancy = 3;
+                    c.order = (model_order)((z + ty) % 3 == 0 ? MODEL_ORDER_IN
+                                            : (z + ty) % 3 == 1 ? MODEL_ORDER_REVERSED : MODEL_ORDER_RANDOM);
+                    c.order_seed = z;
+                    c.slots = 1 + (unsigned)(z + (size_t)op) % 3;
+                    model_stats st;
+                    assert_int_equal(run(lookback_sim, false, &c, &st), SL_OK);
+                    const size_t t = tiles(c.n, g.tile);
+                    const char *name = launch_name(&st);
+                    const char *want = t < 6 ? (k == 2 ? "sp_scan_" : "sp_scan_items_")
+                                             : (k == 2 ? "sp_scan_pipe_" : "sp_scan_pipe_items_");
+                    char prefix[64];
+                    snprintf(prefix, sizeof prefix, "%s%s_", want, type_names[ty]);
+                    if (strncmp(name, prefix, strlen(prefix)) != 0)
+                        fail_msg("%zu tiles of %u x %u on 3 blocks ran in %s, not %s...", t, g.block, g.items, name,
+                                 prefix);
+                    assert_int_equal(st.blocks, 3);
+                    assert_int_equal(st.deadlocks, 0);
+                    assert_int_equal(st.global_store_elems, c.n + 2 * t);
+                    uint64_t least = c.n + t + 3;
+                    for (size_t i = 0; i < t; i++)
+                        least += least_polls(lookback_sim, i);
+                    assert_true(st.global_load_elems >= least);
+                    model_stats_free(&st);
+                }
+        }
+    const sl_scan_fn others[] = {lookback_det_sim, chained_ticket_sim};
+    for (size_t f = 0; f < 2; f++) {
+        run_cfg c = cfg_of(SL_I64, SL_AFFINE, 1000, 32, 1);
+        c.occupancy = 3;
+        model_stats st;
+        assert_int_equal(run(others[f], false, &c, &st), SL_OK);
+        assert_int_equal(strncmp(launch_name(&st), "sp_scan_items_i64_affine", 24), 0);
+        model_stats_free(&st);
+    }
 }
 
 /* ---- the exact bits of the float scans ------------------------------------- */
@@ -711,6 +799,7 @@ int main(void)
         cmocka_unit_test(test_counts_two_level),
         cmocka_unit_test(test_counts_single_pass),
         cmocka_unit_test(test_lookback_wait_timing),
+        cmocka_unit_test(test_pipelined_results),
         cmocka_unit_test(test_staging_bank_conflicts),
         cmocka_unit_test(test_chained_static_deadlock),
         cmocka_unit_test(test_ticketed_no_deadlock),

@@ -24,7 +24,7 @@
  *     tile unless the run sets its occupancy (the deadlock explorer's
  *     blocks): more blocks than resident slots is the harder case for the
  *     protocol.
- *   pipelined (persistent ticketed blocks with the default item count,
+ *   pipelined (persistent ticketed blocks of two tiles a block or more,
  *     of a protocol that defines SL_SP_PIPELINE, where two staging areas
  *     fit): a block keeps two tiles in flight. It loads and reduces its
  *     next tile b and publishes what b owes its successors before it waits
@@ -211,28 +211,43 @@ SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsi
  * and divides by constants (other counts take the general path). Measured
  * on the H100: 1.17 ms -> 1.04 ms at 2^28 i32 (docs/performance.md). The
  * 4-byte affine maps (multiplies and shifts per combination) spill at 64
- * registers: they get as many as one block of 512 allows. */
+ * registers: they get as many as one block of 512 allows.
+ *
+ * Each path a kernel of its own: in one kernel the general path's
+ * registers count against the constant one's (the 4-byte add, max and min
+ * spilled 56 to 80 bytes a thread; on the H100, split: 2^22 i32 0.97 to
+ * 1.03 of CUB's speed -> 1.11, lookback-det 2 to 5 % faster at 2^22 and
+ * 2^24, 1 to 2 % at 2^28; with the pipelined path in one kernel with its
+ * general path, 2^28 i32 affine 0.80 of the copy against 0.89;
+ * docs/performance.md). So
+ * single-buffered blocks run sp_scan (the default item count) or
+ * sp_scan_items (any other), pipelined ones sp_scan_pipe or
+ * sp_scan_pipe_items. */
 #define SL_SP_MIN_BLOCKS_add 2
 #define SL_SP_MIN_BLOCKS_max 2
 #define SL_SP_MIN_BLOCKS_min 2
 #define SL_SP_MIN_BLOCKS_affine (sizeof(T) == 4 ? 1 : 2)
 SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, SL_CAT2(SL_SP_MIN_BLOCKS_, OPN))
-SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts, int by_block,
-               int adversary)
+SL_KN(sp_scan)(const T *in, T *out, size_t n, int exclusive, sl_tile_status ts, int by_block, int adversary)
 {
-    if (items == SL_TILE_MAXI)
-        SL_KN(sp_tile)(in, out, n, exclusive, SL_TILE_MAXI, ts, by_block, adversary, 0);
-    else
-        SL_KN(sp_tile)(in, out, n, exclusive, items, ts, by_block, adversary, 0);
+    SL_KN(sp_tile)(in, out, n, exclusive, SL_TILE_MAXI, ts, by_block, adversary, 0);
 }
-SL_DEFINE_LAUNCH(SL_KN(sp_scan), (const T *, in), (T *, out), (size_t, n), (int, exclusive), (unsigned, items),
+SL_DEFINE_LAUNCH(SL_KN(sp_scan), (const T *, in), (T *, out), (size_t, n), (int, exclusive), (sl_tile_status, ts),
+                 (int, by_block), (int, adversary))
+
+SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, SL_CAT2(SL_SP_MIN_BLOCKS_, OPN))
+SL_KN(sp_scan_items)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts, int by_block,
+                     int adversary)
+{
+    SL_KN(sp_tile)(in, out, n, exclusive, items, ts, by_block, adversary, 0);
+}
+SL_DEFINE_LAUNCH(SL_KN(sp_scan_items), (const T *, in), (T *, out), (size_t, n), (int, exclusive), (unsigned, items),
                  (sl_tile_status, ts), (int, by_block), (int, adversary))
 
 #if defined(SL_SP_PIPELINE)
-/* The pipelined blocks (ticketed, the default item count) in a kernel of
- * their own: compiled into sp_scan, their code made the other paths
- * slower on the H100 (a 2^16 lookback 6.1 us against 5.8 without;
- * docs/performance.md). */
+/* The pipelined blocks (ticketed) in kernels of their own: compiled into
+ * sp_scan, their code made the other paths slower on the H100 (a 2^16
+ * lookback 6.1 us against 5.8 without; docs/performance.md). */
 SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, SL_CAT2(SL_SP_MIN_BLOCKS_, OPN))
 SL_KN(sp_scan_pipe)(const T *in, T *out, size_t n, int exclusive, sl_tile_status ts, int adversary)
 {
@@ -240,6 +255,15 @@ SL_KN(sp_scan_pipe)(const T *in, T *out, size_t n, int exclusive, sl_tile_status
 }
 SL_DEFINE_LAUNCH(SL_KN(sp_scan_pipe), (const T *, in), (T *, out), (size_t, n), (int, exclusive),
                  (sl_tile_status, ts), (int, adversary))
+
+SL_GLOBAL_BOUNDED(SL_TILE_MAX_THREADS, SL_CAT2(SL_SP_MIN_BLOCKS_, OPN))
+SL_KN(sp_scan_pipe_items)(const T *in, T *out, size_t n, int exclusive, unsigned items, sl_tile_status ts,
+                          int adversary)
+{
+    SL_KN(sp_tile)(in, out, n, exclusive, items, ts, 0, adversary, 1);
+}
+SL_DEFINE_LAUNCH(SL_KN(sp_scan_pipe_items), (const T *, in), (T *, out), (size_t, n), (int, exclusive),
+                 (unsigned, items), (sl_tile_status, ts), (int, adversary))
 #endif
 
 /* The launch on device buffers: protocol memory, the grid (one block per
@@ -250,24 +274,30 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
 {
     const sl_sp_cfg *c = (const sl_sp_cfg *)ctx;
     const size_t tiles = sl_dev_tiles(a->n, c->g.tile);
+    const int constant = c->g.items == SL_TILE_MAXI; /* the default item count */
+    const int ex = a->exclusive ? 1 : 0;
     sl_tile_status ts;
     sl_status st = SL_OK;
     unsigned grid;
     size_t shmem = c->g.shmem;
-#if defined(SL_SP_PIPELINE)
     int pipe = 0;
-#endif
+    sl_launch lc;
     memset(&ts, 0, sizeof ts);
     if (c->by_block && tiles > SL_DEV_MAX_GRID_X)
         return SL_ERR_ARG;
     SL_TRY(sl_tile_status_alloc(&ts, tiles, sizeof(T), c->windows));
     grid = c->by_block ? (unsigned)tiles
-                       : sl_dev_grid(tiles, SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan), c->g.block, c->g.shmem,
-                                                                  (unsigned)tiles));
+           : constant  ? sl_dev_grid(tiles, SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan), c->g.block, c->g.shmem,
+                                                                 (unsigned)tiles))
+                       : sl_dev_grid(tiles, SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan_items), c->g.block, c->g.shmem,
+                                                                 (unsigned)tiles));
 #if defined(SL_SP_PIPELINE)
-    if (!c->by_block && grid < tiles && c->g.items == SL_TILE_MAXI && 2 * shmem <= SL_DEV_SHARED_LIMIT) {
-        const unsigned g2 = sl_dev_grid(tiles, SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan_pipe), c->g.block, 2 * shmem,
-                                                                     (unsigned)tiles));
+    if (!c->by_block && grid < tiles && 2 * shmem <= SL_DEV_SHARED_LIMIT) {
+        const unsigned g2 =
+            sl_dev_grid(tiles, constant ? SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan_pipe), c->g.block, 2 * shmem,
+                                                                (unsigned)tiles)
+                                        : SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan_pipe_items), c->g.block, 2 * shmem,
+                                                                (unsigned)tiles));
         /* at least two tiles a block: with fewer the stores wait behind
          * the second loads (on the H100, in one series of processes: 1366
          * tiles on 1056 blocks, 2^22 i32 and f32, 1.03 to 1.06 of CUB's
@@ -280,20 +310,21 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
         }
     }
 #endif
-    sl_tile_status_timing(&ts, grid, c->g.tile * sizeof(T), 2 * a->n * sizeof(T), SL_L2_BYTES());
+    sl_tile_status_timing(&ts, grid, c->g.tile * sizeof(T), 2 * a->n * sizeof(T), SL_L2_BYTES(), pipe);
+    lc = sl_launch_1d(grid, c->g.block, shmem);
 #if defined(SL_SP_PIPELINE)
-    /* a pipelined look-back comes after the next tile's loads, which take
-     * the place of the first sleep (on the H100: the same speed with no
-     * first sleep and with a quarter of it; with all of it 2 to 3 % slower
-     * at 2^28, 5 to 12 % at 2^24) */
-    if (pipe) {
-        ts.first_ns = 0;
-        SL_TRY(SL_LAUNCH(sp_scan_pipe)(sl_launch_1d(grid, c->g.block, shmem), (const T *)d_in, (T *)d_out, a->n,
-                                       a->exclusive ? 1 : 0, ts, a->adversary));
-    } else
+    if (pipe && constant)
+        SL_TRY(SL_LAUNCH(sp_scan_pipe)(lc, (const T *)d_in, (T *)d_out, a->n, ex, ts, a->adversary));
+    else if (pipe)
+        SL_TRY(SL_LAUNCH(sp_scan_pipe_items)(lc, (const T *)d_in, (T *)d_out, a->n, ex, c->g.items, ts,
+                                             a->adversary));
+    else
 #endif
-        SL_TRY(SL_LAUNCH(sp_scan)(sl_launch_1d(grid, c->g.block, shmem), (const T *)d_in, (T *)d_out, a->n,
-                                  a->exclusive ? 1 : 0, c->g.items, ts, c->by_block, a->adversary));
+    if (constant)
+        SL_TRY(SL_LAUNCH(sp_scan)(lc, (const T *)d_in, (T *)d_out, a->n, ex, ts, c->by_block, a->adversary));
+    else
+        SL_TRY(SL_LAUNCH(sp_scan_items)(lc, (const T *)d_in, (T *)d_out, a->n, ex, c->g.items, ts, c->by_block,
+                                        a->adversary));
     SL_TRY(sl_tile_status_check(&ts));
 done:
     sl_tile_status_free(&ts);

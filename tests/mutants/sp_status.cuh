@@ -75,7 +75,9 @@ enum { SL_TILE_X = 0, SL_TILE_A = 1, SL_TILE_P = 2 };
  * 0.89 to 0.92 with 2.9 us and 1.02 to 1.04 with 1.4 us, and at 2^22 i64
  * (64 MB) 0.99 to 1.01 and 1.02 to 1.04. A pipelined block
  * (single_pass.cuh) looks back only after loading its next tile, which
- * takes the first sleep's place: its driver sets first_ns to 0. The
+ * takes the first sleep's place: it has none (on the H100 the same speed
+ * with none and with a quarter of it; with all of it 2 to 3 % slower at
+ * 2^28, 5 to 12 % at 2^24). The
  * chained scans poll one word without sleeping: their time is the chain
  * of hand-offs. */
 #define SL_TILE_BACKOFF_MIN_NS 32u
@@ -154,16 +156,18 @@ done:
 
 /* The waits' timing for a grid of `grid` blocks with tiles of tile_bytes
  * (above), for a scan that reads and writes scan_bytes in all on a GPU
- * with l2_bytes of L2 (0: unknown); the driver sets it before the launch. */
+ * with l2_bytes of L2 (0: unknown), its blocks pipelined or not; the
+ * driver sets it before the launch. */
 static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid, size_t tile_bytes, size_t scan_bytes,
-                                         size_t l2_bytes)
+                                         size_t l2_bytes, int pipelined)
 {
     const int full = grid < ts->tiles;
     const int cached = scan_bytes <= l2_bytes + l2_bytes / 2;
     const double rate = cached ? SL_TILE_L2_BYTES_PER_NS : SL_TILE_STREAM_BYTES_PER_NS;
     /* read and written: twice the resident bytes; a third of that time */
     const double first_ns = 2.0 * (double)grid * (double)tile_bytes / rate / 3.0;
-    ts->first_ns = full ? (uint32_t)(first_ns < SL_TILE_FIRST_MAX_NS ? first_ns : SL_TILE_FIRST_MAX_NS) : 0;
+    ts->first_ns = full && !pipelined ? (uint32_t)(first_ns < SL_TILE_FIRST_MAX_NS ? first_ns : SL_TILE_FIRST_MAX_NS)
+                                      : 0;
     ts->min_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MIN_NS;
     ts->max_ns = full ? SL_TILE_FULL_RETRY_NS : SL_TILE_BACKOFF_MAX_NS;
 }

@@ -74,13 +74,14 @@ done:
 
 /* The chained scan's one-thread wait does not sleep: no timing to set. */
 static inline void sl_tile_status_timing(sl_tile_status *ts, unsigned grid, size_t tile_bytes, size_t scan_bytes,
-                                         size_t l2_bytes)
+                                         size_t l2_bytes, int pipelined)
 {
     (void)ts;
     (void)grid;
     (void)tile_bytes;
     (void)scan_bytes;
     (void)l2_bytes;
+    (void)pipelined;
 }
 
 static inline sl_status sl_tile_status_check(const sl_tile_status *ts)

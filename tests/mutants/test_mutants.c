@@ -64,12 +64,13 @@ static mut_ctx ctx = {table, sizeof table / sizeof table[0], 1};
  * levels of section totals. */
 #define BLOCK_ARGS "--both " SIZES " --block 128"
 /* Single-pass scans: tiles of 32 x 1 elements, so that 1025 elements make
- * 33 tiles over the 4 persistent blocks the simulator runs. */
+ * 33 tiles, a block each (the simulator's single-pass grids cover their
+ * tiles unless a run sets the occupancy). */
 #define TILE_ARGS "--both " SIZES " --block 32 --param 1"
-/* Adverse dispatch: 8 tiles of 32 over 4 persistent blocks on 2 slots,
- * dispatched last block first. */
+/* Adverse dispatch: 8 tiles of 32, a block each, on 2 slots, dispatched
+ * last block first. */
 #define DEADLOCK_RUN {.n = 256, .block = 32, .param = 1, .slots = 2, .order = MODEL_ORDER_REVERSED}
-/* Explored schedules: 1000 elements (32 tiles over 4 blocks), schedules
+/* Explored schedules: 1000 elements (32 tiles, a block each), schedules
  * 1..8; each schedule-dependent mutant gives a wrong result in all 8 for
  * the seeds tried (docs/mutants.md), so 8 leave a wide margin. */
 #define SCHED_RUN {.n = 1000, .block = 32, .param = 1, .schedules = 8}
