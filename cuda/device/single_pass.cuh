@@ -201,16 +201,15 @@ SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsi
  * 4-byte affine maps (multiplies and shifts per combination) spill at 64
  * registers: they get as many as one block of 512 allows.
  *
- * Each path a kernel of its own: in one kernel the general path's
- * registers count against the constant one's (the 4-byte add, max and min
- * spilled 56 to 80 bytes a thread; on the H100, split: 2^22 i32 0.97 to
- * 1.03 of CUB's speed -> 1.11, lookback-det 2 to 5 % faster at 2^22 and
- * 2^24, 1 to 2 % at 2^28; with the pipelined path in one kernel with its
- * general path, 2^28 i32 affine 0.80 of the copy against 0.89;
- * docs/performance.md). So
- * single-buffered blocks run sp_scan (the default item count) or
- * sp_scan_items (any other), pipelined ones sp_scan_pipe or
- * sp_scan_pipe_items. */
+ * Each path is a kernel of its own: single-buffered blocks run sp_scan
+ * (the default item count) or sp_scan_items (any other), pipelined ones
+ * sp_scan_pipe or sp_scan_pipe_items. In one kernel the general path's
+ * registers counted against the constant one's: the 4-byte add, max and
+ * min spilled 56 to 80 bytes a thread. On the H100, split: 2^22 i32 0.97
+ * to 1.03 of CUB's speed -> 1.11, lookback-det 2 to 5 % faster at 2^22
+ * and 2^24, 1 to 2 % at 2^28; the pipelined path in one kernel with its
+ * general path put 2^28 i32 affine at 0.80 of the copy against 0.89
+ * (docs/performance.md). */
 #define SL_SP_MIN_BLOCKS_add 2
 #define SL_SP_MIN_BLOCKS_max 2
 #define SL_SP_MIN_BLOCKS_min 2
@@ -308,7 +307,7 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
                                              a->adversary));
     else
 #endif
-    if (constant)
+    if (constant) /* (the else of the pipelined launches above) */
         SL_TRY(SL_LAUNCH(sp_scan)(lc, (const T *)d_in, (T *)d_out, a->n, ex, ts, c->by_block, a->adversary));
     else
         SL_TRY(SL_LAUNCH(sp_scan_items)(lc, (const T *)d_in, (T *)d_out, a->n, ex, c->g.items, ts, c->by_block,

@@ -504,9 +504,9 @@ static const char *launch_name(const model_stats *st)
 
 /* Persistent blocks, as the GPU runs them: the occupancy query answers 3
  * blocks. lookback pipelines where every block gets two tiles or more (6
- * tiles and up: sp_scan_pipe for the default tile, sp_scan_pipe_items
- * for the others, two staging areas), and keeps one tile a
- * block below that (5 tiles); lookback-det and chained-ticket never
+ * tiles and up: sp_scan_pipe for the default tile, sp_scan_pipe_items for
+ * the others, two staging areas), and keeps one tile a block below that
+ * (5 tiles: sp_scan, sp_scan_items); lookback-det and chained-ticket never
  * pipeline. Results exact against the reference for every operator and
  * integer type, float max and min, inclusive and exclusive, the general
  * item counts and the default (a constant) alike, dispatched in order, in
@@ -531,7 +531,7 @@ static void test_pipelined_results(void **state)
                 for (int op = 0; op < SL_OP_COUNT; op++) {
                     if (SL_TYPE_IS_FLOAT(types[ty]) && op != SL_MAX && op != SL_MIN)
                         continue;
-                    /* the sizes of default tiles cost seconds each: one operator */
+                    /* the sizes of default tiles cost seconds each: two operators */
                     if (k == 2 && op != SL_AFFINE && op != SL_MAX)
                         continue;
                     run_cfg c = cfg_of(types[ty], (sl_op)op, sizes[z], layouts[k][0], layouts[k][1]);
