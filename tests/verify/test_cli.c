@@ -120,6 +120,58 @@ static void all_skips_what_does_not_apply(void **state)
     free(out);
 }
 
+/* `simulate --occupancy G`: the kernels' occupancy query answers G, so
+ * the single-pass scans run as persistent grids of G blocks, as on the
+ * GPU: lookback pipelines once each block gets two tiles (7 tiles of 32 on
+ * 3 blocks: sp_scan_pipe_items; the default tile at 100000 i64 elements
+ * on 2 blocks, one slot, random dispatch: sp_scan_pipe), chained-ticket
+ * keeps one tile in flight (sp_scan_items), and every result is correct.
+ * G = 0 and G with --huge exit 2. */
+static void simulate_occupancy_runs_persistent_grids(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[20];
+        const char *launch;
+        unsigned blocks;
+    } cases[] = {
+        {{"simulate", "--algo", "lookback", "--n", "224", "--block", "32", "--param", "1", "--occupancy", "3",
+          "--seed", "1", NULL},
+         "sp_scan_pipe_items_i32_add_sim", 3},
+        {{"simulate", "--algo", "lookback", "--type", "i64", "--op", "affine", "--exclusive", "--n", "100000",
+          "--occupancy", "2", "--slots", "1", "--order", "random", "--seed", "3", NULL},
+         "sp_scan_pipe_i64_affine_sim", 2},
+        {{"simulate", "--algo", "chained-ticket", "--n", "224", "--block", "32", "--param", "1", "--occupancy",
+          "3", "--seed", "1", NULL},
+         "sp_scan_items_i32_add_sim", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = NULL, *err = NULL;
+        assert_int_equal(run(cases[i].args, &out, &err), 0);
+        /* the launch table's row: name, blocks, threads, ... */
+        char row[64];
+        snprintf(row, sizeof row, "\n%s ", cases[i].launch);
+        const char *at = strstr(out, row);
+        unsigned blocks = 0;
+        if (!at || sscanf(at + strlen(row), "%u", &blocks) != 1 || blocks != cases[i].blocks ||
+            !strstr(out, "result: correct"))
+            fail_msg("case %zu: no launch of %s on %u blocks, or not correct:\n%s", i, cases[i].launch,
+                     cases[i].blocks, out);
+        free(out);
+        free(err);
+    }
+    const char *zero[] = {"simulate", "--algo", "lookback", "--n", "100", "--occupancy", "0", NULL};
+    const char *huge[] = {"simulate", "--algo", "lookback", "--n", "2^33", "--huge", "--occupancy", "3", NULL};
+    const char *const *bad[] = {zero, huge};
+    for (size_t i = 0; i < 2; i++) {
+        char *out = NULL, *err = NULL;
+        assert_int_equal(run(bad[i], &out, &err), 2);
+        assert_non_null(strstr(err, "--occupancy"));
+        free(out);
+        free(err);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -132,6 +184,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(help_documents_every_option),
         cmocka_unit_test(cpu_backends_pass_the_catalogue),
         cmocka_unit_test(all_skips_what_does_not_apply),
+        cmocka_unit_test(simulate_occupancy_runs_persistent_grids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

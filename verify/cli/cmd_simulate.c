@@ -36,6 +36,7 @@ static const cli_cmd_opt simulate_opts[] = {
     {OPT_PARAM, NULL},
     {OPT_SEED, NULL},
     {OPT_SLOTS, NULL},
+    {OPT_OCCUPANCY, "e.g. 3 with --n 224 --block 32 --param 1 (7 tiles): lookback's pipelined blocks"},
     {OPT_ORDER, NULL},
     {OPT_SCHEDULE, NULL},
     {OPT_PCT, NULL},
@@ -63,6 +64,7 @@ typedef struct {
     sl_type type;
     sl_op op;
     int block, param, slots;
+    int occupancy; /* 0: the simulator's own */
     uint64_t schedule;
     unsigned pct;
     bool huge;
@@ -414,6 +416,7 @@ static int run_one(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
     model_stats s;
     model_stats_init(&s);
     s.cfg.slots = (unsigned)p->slots;
+    s.cfg.occupancy = (unsigned)p->occupancy;
     s.cfg.order = p->order;
     s.cfg.seed = p->seed;
     s.cfg.schedule = p->schedule;
@@ -567,6 +570,13 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
     p->huge = a->set[OPT_HUGE];
     if (p->huge && (p->al->kind != SL_KIND_SCAN || p->op != SL_ADD))
         return cli_usage_error("simulate: --huge runs add scans (the outputs it checks are exact sums)");
+    p->occupancy = 0;
+    if (a->val[OPT_OCCUPANCY] &&
+        cli_parse_int("--occupancy", a->val[OPT_OCCUPANCY], 1, 1 << 16, &p->occupancy) != SL_OK)
+        return CLI_EXIT_USAGE;
+    if (p->occupancy && p->huge)
+        return cli_usage_error("simulate: --occupancy with --huge: a huge run gives every tile its own block "
+                               "(so that the blocks around the chosen elements run alone)");
     p->shared_limit = MODEL_DEFAULT_SHARED_LIMIT;
     if (a->val[OPT_SHARED_LIMIT]) {
         if (cli_parse_size("--shared-limit", a->val[OPT_SHARED_LIMIT], &p->shared_limit) != SL_OK)

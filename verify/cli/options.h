@@ -33,6 +33,7 @@ typedef enum {
     OPT_INPUTS,
     OPT_COND,
     OPT_SLOTS,
+    OPT_OCCUPANCY,
     OPT_ORDER,
     OPT_SCHEDULE,
     OPT_SCHEDULES,
