@@ -75,9 +75,10 @@ static void model_line(const char *out, const char *m, char *buf, size_t size)
 
 static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
-/* A run of `scanlab deadlock ... --model obe,fair` (exit 0) whose output
- * holds `config` and says deadlock-free under both, exhaustively. */
-static void expect_free_obe_fair(const char *const *args, const char *config, const char *what)
+/* A run of `scanlab deadlock ... --model obe[,fair]` (exit 0) whose
+ * output holds `config` and says deadlock-free under obe (and fair),
+ * exhaustively. */
+static void expect_free(const char *const *args, const char *config, const char *what, bool fair)
 {
     char *out, line[512];
     assert_int_equal(run(false, args, &out, NULL), 0);
@@ -86,9 +87,11 @@ static void expect_free_obe_fair(const char *const *args, const char *config, co
     model_line(out, "obe", line, sizeof line);
     if (!starts(line, "obe   deadlock-free (exhaustive: "))
         fail_msg("%s: %s", what, line);
-    model_line(out, "fair", line, sizeof line);
-    if (!starts(line, "fair  deadlock-free (exhaustive: "))
-        fail_msg("%s: %s", what, line);
+    if (fair) {
+        model_line(out, "fair", line, sizeof line);
+        if (!starts(line, "fair  deadlock-free (exhaustive: "))
+            fail_msg("%s: %s", what, line);
+    }
     free(out);
 }
 
@@ -275,28 +278,31 @@ static void test_persistent_blocks_free(void **state)
     for (size_t i = 0; i < 3; i++) {
         const char *args[] = {"deadlock", "--algo", algos[i], "--blocks", "3", "--resident", "2", "--n", "160",
                               "--model", "obe,fair", NULL};
-        expect_free_obe_fair(args, "5 tiles of 32 threads x 1 item), 3 blocks", algos[i]);
+        expect_free(args, "5 tiles of 32 threads x 1 item), 3 blocks", algos[i], true);
     }
 }
 
-/* Pipelined blocks: 7 tiles of 32 elements on 3 blocks (two tiles a block
- * or more), 2 slots: lookback runs in sp_scan_pipe_items (the pipelined
- * kernel of item counts other than the default), two tiles in flight a
- * block, and no schedule of obe or fair hangs it; 6 tiles on 2 resident
- * blocks of 3 as well. lookback-det keeps one tile a block (sp_scan_items,
- * the single-buffered kernel of item counts other than the default). */
+/* Pipelined blocks: 6 and 7 tiles of 32 elements on 3 blocks (two tiles a
+ * block or more), 2 slots: lookback runs in sp_scan_pipe_items (the
+ * pipelined kernel of item counts other than the default), two tiles in
+ * flight a block, and no schedule of obe or fair hangs it. A build that
+ * must fork for every choice (AddressSanitizer's: fair's 62180 states at 7
+ * tiles take minutes) checks 6 tiles under obe. lookback-det keeps one
+ * tile a block (sp_scan_items, the single-buffered kernel of item counts
+ * other than the default). */
 static void test_pipelined_blocks_free(void **state)
 {
     (void)state;
-    const char *sizes[] = {"224", "192"};
-    const char *tiles[] = {"7 tiles", "6 tiles"};
-    for (size_t k = 0; k < 2; k++) {
+    const bool snap = model_fiber_can_snapshot();
+    const char *sizes[] = {"192", "224"};
+    const char *tiles[] = {"6 tiles", "7 tiles"};
+    for (size_t k = 0; k < (snap ? 2u : 1u); k++) {
         const char *args[] = {"deadlock", "--algo", "lookback", "--blocks", "3", "--resident", "2", "--n", sizes[k],
-                              "--model", "obe,fair", NULL};
+                              "--model", snap ? "obe,fair" : "obe", NULL};
         char want[128];
         snprintf(want, sizeof want,
                  "(%s of 32 threads x 1 item), 3 blocks of 32 threads in sp_scan_pipe_items_i32_add_sim", tiles[k]);
-        expect_free_obe_fair(args, want, "lookback, pipelined");
+        expect_free(args, want, "lookback, pipelined", snap);
     }
     const char *det[] = {"deadlock", "--algo", "lookback-det", "--blocks", "3", "--resident", "2", "--n", "224",
                          "--model", "obe", NULL};
