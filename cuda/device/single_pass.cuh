@@ -66,6 +66,17 @@ typedef struct {
 #define SL_SP_LATE_NS 10000
 #endif
 
+/* Thread 0's ticket k to every thread of the block, through a shared
+ * word and a barrier. Every warp reads it before the block's next barrier,
+ * and thread 0 writes the next one only behind that barrier. */
+SL_DEVICE uint32_t SL_KN(sp_share_ticket)(uint32_t *ticket, int first, uint32_t k)
+{
+    if (first)
+        ST(ticket, 0, k);
+    SYNCTHREADS();
+    return LD(ticket, 0);
+}
+
 #if defined(SL_SP_PIPELINE)
 /* A pipelined block's work from its first drawn tile b (above): stages
  * are the calling warp's two staging areas; wsum, sh and ticket the
@@ -117,10 +128,7 @@ SL_DEVICE void SL_KN(sp_pipeline)(const T *in, T *out, size_t n, int exclusive, 
         pos_a = pos_b;
         have_a = 1;
         cur ^= 1;
-        if (first)
-            ST(ticket, 0, next);
-        SYNCTHREADS();
-        b = LD(ticket, 0);
+        b = SL_KN(sp_share_ticket)(ticket, first, next);
     }
 }
 #endif
@@ -149,20 +157,17 @@ SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsi
     /* a ticketed block reads no blockIdx (but to emulate a late start):
      * the simulator tells such grids from block-numbered ones */
     if (!by_block) {
+        uint32_t k = 0;
         if (first) {
-            const uint32_t k = sl_tile_ticket(ts);
-            ST(ticket, 0, k);
+            k = sl_tile_ticket(ts);
             if (k == 0) /* one block, whichever draws the first tile */
                 sl_tile_ticket_prepare_next(ts);
         }
-        SYNCTHREADS();
-        tile = LD(ticket, 0);
+        tile = SL_KN(sp_share_ticket)(ticket, first, k);
     }
     /* a ticketed grid of fewer blocks than tiles (persistent blocks):
      * each block scans tiles until the counter passes the last (which
-     * may happen before a late block's first draw). Every warp reads the
-     * ticket before the next tile's first barrier, and thread 0 writes the
-     * one after only behind that barrier. */
+     * may happen before a late block's first draw) */
 #if defined(SL_SP_PIPELINE)
     if (pipe) {
         T *const stages[2] = {stage, stage + (blockDim.x / SL_WARP_SIZE) * SL_TILE_STAGE_ELEMS(items, sizeof(T))};
@@ -186,10 +191,7 @@ SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsi
         SL_KN(tile_store)(out, base, n, items, stage, x);
         if (!more)
             break;
-        if (first)
-            ST(ticket, 0, next);
-        SYNCTHREADS();
-        tile = LD(ticket, 0);
+        tile = SL_KN(sp_share_ticket)(ticket, first, next);
     }
 }
 

@@ -77,9 +77,8 @@ enum { SL_TILE_X = 0, SL_TILE_A = 1, SL_TILE_P = 2 };
  * (single_pass.cuh) looks back only after loading its next tile, which
  * takes the first sleep's place: it has none (on the H100 the same speed
  * with none and with a quarter of it; with all of it 2 to 3 % slower at
- * 2^28, 5 to 12 % at 2^24). The
- * chained scans poll one word without sleeping: their time is the chain
- * of hand-offs. */
+ * 2^28, 5 to 12 % at 2^24). The chained scans poll one word without
+ * sleeping: their time is the chain of hand-offs. */
 #define SL_TILE_BACKOFF_MIN_NS 32u
 #define SL_TILE_BACKOFF_MAX_NS 512u
 #define SL_TILE_STREAM_BYTES_PER_NS 3000u
