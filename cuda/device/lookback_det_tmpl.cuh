@@ -22,7 +22,10 @@
  * was found. Meanwhile warp 0 waits for the aggregates of the tile's
  * predecessors in its window and computes S. Without a P in reach the
  * warp waits for one: the last tile of window m waits only for windows
- * below m, so some window in reach always gets its P.
+ * below m, so some window in reach always gets its P. Persistent blocks
+ * keep two tiles in flight as lookback's do (single_pass.cuh); the
+ * window's last tile publishes W before its block leaves it
+ * (tile_publish_own below).
  *
  * Traffic: n reads, n writes, one word per tile and one per window; the
  * waits are one round trip for the window's aggregates and usually one for
@@ -35,7 +38,7 @@
 /* Warp 0: S(tile - 1) within the tile's window (returned to every lane;
  * meaningless for the window's first tile). The window's last tile also
  * publishes W_j (window status A) and returns it in *window. */
-SL_DEVICE T SL_KN(det_in_window)(sl_tile_status ts, size_t tile, T total, T *window)
+SL_DEVICE T SL_KN(det_in_window)(sl_tile_status ts, size_t tile, T total, T *window, int publish)
 {
     const unsigned lane = LANE_ID(), o = (unsigned)(tile % SL_TILE_WINDOW);
     const size_t j = tile / SL_TILE_WINDOW;
@@ -46,7 +49,7 @@ SL_DEVICE T SL_KN(det_in_window)(sl_tile_status ts, size_t tile, T total, T *win
     if (lane == o)
         v = total;
     v = SL_KN(tile_warp_iscan)(v);
-    if (o == SL_TILE_WINDOW - 1 && lane == o)
+    if (publish && o == SL_TILE_WINDOW - 1 && lane == o)
         SL_KN(tile_publish)(ts, ts.win, j, SL_TILE_A, v);
     *window = SHFL_IDX(v, SL_TILE_WINDOW - 1);
     return SHFL_IDX(v, o > 0 ? o - 1 : 0);
@@ -88,17 +91,18 @@ SL_DEVICE T SL_KN(det_windows)(sl_tile_status ts, size_t j)
     return acc;
 }
 
-SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
+/* The rest of a tile's part after its A (every thread; ends with a
+ * barrier): warp 0's S and (publish_w) the window's W, warp 1's L_j, the
+ * tile's prefix, and the window's P from its last tile. */
+SL_DEVICE T SL_KN(det_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, int *have, int publish_w)
 {
     const unsigned w = WARP_ID(), o = (unsigned)(tile % SL_TILE_WINDOW);
     const unsigned wwin = blockDim.x > SL_WARP_SIZE ? 1 : 0;
     const size_t j = tile / SL_TILE_WINDOW;
     T window = IDENTITY();
     *have = tile > 0;
-    if (threadIdx.x == 0)
-        SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_A, total);
     if (w == 0) {
-        const T s = SL_KN(det_in_window)(ts, tile, total, &window);
+        const T s = SL_KN(det_in_window)(ts, tile, total, &window, publish_w);
         if (LANE_ID() == 0)
             ST(sh, 0, s);
     }
@@ -125,6 +129,39 @@ SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, i
     return prefix;
 }
 
+SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
+{
+    if (threadIdx.x == 0)
+        SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_A, total);
+    return SL_KN(det_prefix)(ts, tile, total, sh, have, 1);
+}
+
+/* Pipelined blocks (single_pass.cuh): a tile publishes its A as soon as
+ * it is reduced, and a window's last tile then also waits for the other
+ * aggregates of its window and publishes W, before its block goes back to
+ * the tile it drew before. Every tile of the next window waits for that
+ * W: published in tile_resolve, it came a whole tile's loads later (on the
+ * H100, 0.51 to 0.88 of CUB's speed at 2^28 that way, against 0.99 to
+ * 1.00 of lookback's this way; docs/performance.md). The wait is for tiles
+ * drawn before this one, each of which publishes its A after its own
+ * loads alone. */
+SL_DEVICE void SL_KN(tile_publish_own)(sl_tile_status ts, size_t tile, T total)
+{
+    if (threadIdx.x == 0)
+        SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_A, total);
+    if (tile % SL_TILE_WINDOW == SL_TILE_WINDOW - 1 && WARP_ID() == 0) {
+        T window;
+        (void)SL_KN(det_in_window)(ts, tile, total, &window, 1);
+    }
+}
+
+/* The rest, when the block comes back to the tile (its W is out). */
+SL_DEVICE T SL_KN(tile_resolve)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
+{
+    return SL_KN(det_prefix)(ts, tile, total, sh, have, 0);
+}
+
+#define SL_SP_PIPELINE 1
 #include "cuda/device/single_pass.cuh"
 
 /* Host driver: a->block threads (a multiple of 32, default 128), a->param

@@ -29,7 +29,9 @@
  *     data while its look-back's predecessors publish, where it slept
  *     before (on the H100: 0.85 -> 0.89 of a device copy at 2^28 for
  *     4-byte types; docs/performance.md). Deadlock-free as above: a drawn
- *     tile publishes its aggregate after its own loads alone.
+ *     tile publishes its aggregate after its own loads alone, and a block
+ *     waits before it goes back to tile a for nothing but such aggregates
+ *     of tiles drawn before b.
  *   by block: tile = blockIdx.x, one block per tile (chained-static).
  *
  * The including template includes tile_scan.cuh and tile_status.cuh (once
@@ -43,13 +45,15 @@
  * returns the combination of every element before the tile (*have = 0 for
  * tile 0), and ends with a barrier. sh is a shared array of 2 elements. A
  * protocol that can be pipelined splits it in two, defines SL_SP_PIPELINE
- * and tile_prefix as the one followed by the other:
+ * and tile_prefix to do what the one followed by the other does:
  *
  *   SL_DEVICE void SL_KN(tile_publish_own)(sl_tile_status ts, size_t tile, T total);
  *   SL_DEVICE T SL_KN(tile_resolve)(sl_tile_status ts, size_t tile, T total, T *sh, int *have);
  *
- * the first what the tile publishes from its aggregate alone, waiting for
- * nothing; the second the rest, as tile_prefix. */
+ * the first, as soon as the tile is reduced, its aggregate (before any
+ * wait) and what needs no more than the aggregates of tiles drawn before
+ * it (lookback-det's window aggregate); the second the rest, as
+ * tile_prefix. */
 #ifndef SCANLAB_SINGLE_PASS_H
 #define SCANLAB_SINGLE_PASS_H
 /* A single-pass driver's settings. */

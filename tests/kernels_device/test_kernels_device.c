@@ -503,16 +503,19 @@ static const char *launch_name(const model_stats *st)
 }
 
 /* Persistent blocks, as the GPU runs them: the occupancy query answers 3
- * blocks. lookback pipelines where every block gets two tiles or more (6
- * tiles and up: sp_scan_pipe for the default tile, sp_scan_pipe_items for
- * the others, two staging areas), and keeps one tile a block below that
- * (5 tiles: sp_scan, sp_scan_items); lookback-det and chained-ticket never
- * pipeline. Results exact against the reference for every operator and
- * integer type, float max and min, inclusive and exclusive, the general
- * item counts and the default (a constant) alike, dispatched in order, in
- * reverse and at random on one to three slots; stores n + 2T, loads the n
- * elements, T + 3 tickets (a first one a block, one after each tile) and
- * at least the polls each tile needs. */
+ * blocks. lookback and lookback-det pipeline where every block gets two
+ * tiles or more (6 tiles and up: sp_scan_pipe for the default tile,
+ * sp_scan_pipe_items for the others, two staging areas), and keep one
+ * tile a block below that (5 tiles: sp_scan, sp_scan_items);
+ * chained-ticket never pipelines. Results exact against the reference for
+ * every operator and integer type, float max and min, inclusive and
+ * exclusive, the general item counts and the default (a constant) alike,
+ * dispatched in order, in reverse and at random on one to three slots;
+ * 32 tiles include a window's last tile, which lookback-det's pipelined
+ * block makes wait for its window before it goes back to the tile before.
+ * Stores as in the closed forms above, loads the n elements, T + 3
+ * tickets (a first one a block, one after each tile) and at least the
+ * polls each tile needs. */
 static void test_pipelined_results(void **state)
 {
     (void)state;
@@ -541,36 +544,37 @@ static void test_pipelined_results(void **state)
                                             : (z + ty) % 3 == 1 ? MODEL_ORDER_REVERSED : MODEL_ORDER_RANDOM);
                     c.order_seed = z;
                     c.slots = 1 + (unsigned)(z + (size_t)op) % 3;
-                    model_stats st;
-                    assert_int_equal(run(lookback_sim, false, &c, &st), SL_OK);
-                    const size_t t = tiles(c.n, g.tile);
-                    const char *name = launch_name(&st);
-                    const char *want = t < 6 ? (k == 2 ? "sp_scan_" : "sp_scan_items_")
-                                             : (k == 2 ? "sp_scan_pipe_" : "sp_scan_pipe_items_");
-                    char prefix[64];
-                    snprintf(prefix, sizeof prefix, "%s%s_", want, type_names[ty]);
-                    if (strncmp(name, prefix, strlen(prefix)) != 0)
-                        fail_msg("%zu tiles of %u x %u on 3 blocks ran in %s, not %s...", t, g.block, g.items, name,
-                                 prefix);
-                    assert_int_equal(st.blocks, 3);
-                    assert_int_equal(st.deadlocks, 0);
-                    assert_int_equal(st.global_store_elems, c.n + 2 * t);
-                    uint64_t least = c.n + t + 3;
-                    for (size_t i = 0; i < t; i++)
-                        least += least_polls(lookback_sim, i);
-                    assert_true(st.global_load_elems >= least);
-                    model_stats_free(&st);
+                    for (size_t f = 0; f < 2; f++) {
+                        const sl_scan_fn fn = f == 0 ? lookback_sim : lookback_det_sim;
+                        model_stats st;
+                        assert_int_equal(run(fn, false, &c, &st), SL_OK);
+                        const size_t t = tiles(c.n, g.tile);
+                        const char *name = launch_name(&st);
+                        const char *want = t < 6 ? (k == 2 ? "sp_scan_" : "sp_scan_items_")
+                                                 : (k == 2 ? "sp_scan_pipe_" : "sp_scan_pipe_items_");
+                        char prefix[64];
+                        snprintf(prefix, sizeof prefix, "%s%s_", want, type_names[ty]);
+                        if (strncmp(name, prefix, strlen(prefix)) != 0)
+                            fail_msg("%zu tiles of %u x %u on 3 blocks ran in %s, not %s...", t, g.block, g.items, name,
+                                     prefix);
+                        assert_int_equal(st.blocks, 3);
+                        assert_int_equal(st.deadlocks, 0);
+                        assert_int_equal(st.global_store_elems,
+                                         c.n + (f == 0 ? 2 * t : t + 2 * (t / 32) + 1));
+                        uint64_t least = c.n + t + 3;
+                        for (size_t i = 0; i < t; i++)
+                            least += least_polls(fn, i);
+                        assert_true(st.global_load_elems >= least);
+                        model_stats_free(&st);
+                    }
                 }
         }
-    const sl_scan_fn others[] = {lookback_det_sim, chained_ticket_sim};
-    for (size_t f = 0; f < 2; f++) {
-        run_cfg c = cfg_of(SL_I64, SL_AFFINE, 1000, 32, 1);
-        c.occupancy = 3;
-        model_stats st;
-        assert_int_equal(run(others[f], false, &c, &st), SL_OK);
-        assert_int_equal(strncmp(launch_name(&st), "sp_scan_items_i64_affine", 24), 0);
-        model_stats_free(&st);
-    }
+    run_cfg c = cfg_of(SL_I64, SL_AFFINE, 1000, 32, 1);
+    c.occupancy = 3;
+    model_stats st;
+    assert_int_equal(run(chained_ticket_sim, false, &c, &st), SL_OK);
+    assert_int_equal(strncmp(launch_name(&st), "sp_scan_items_i64_affine", 24), 0);
+    model_stats_free(&st);
 }
 
 /* ---- the exact bits of the float scans ------------------------------------- */
@@ -663,7 +667,8 @@ static void chained_prefixes(const float *agg, size_t t, float *prefix, int *hav
 }
 
 /* lookback-det: the bits computed here, under every dispatch order and
- * slot count tried; the chained scans: theirs; lookback with one slot
+ * slot count tried, a block per tile and pipelined on 3 persistent
+ * blocks alike; the chained scans: theirs; lookback with one slot
  * (every predecessor has its inclusive prefix when a tile looks back, so
  * it takes P(t - 1) as the chained scan does): the chained bits. */
 static void test_float_bits(void **state)
@@ -685,14 +690,17 @@ static void test_float_bits(void **state)
     outputs(in, n, prefix, have, ref);
     const model_order orders[] = {MODEL_ORDER_IN, MODEL_ORDER_REVERSED, MODEL_ORDER_RANDOM, MODEL_ORDER_RANDOM};
     const unsigned slots[] = {8, 1, 2, 3};
-    for (size_t o = 0; o < 4; o++) {
+    for (size_t o = 0; o < 8; o++) {
         run_cfg c = cfg_of(SL_F32, SL_ADD, n, 32, 1);
-        c.order = orders[o];
+        c.order = orders[o % 4];
         c.order_seed = o;
-        c.slots = slots[o];
+        c.slots = slots[o % 4];
+        c.occupancy = o < 4 ? 0 : 3;
         model_stats st;
         memset(out, 0, n * sizeof *out);
         assert_int_equal(run_on(lookback_det_sim, &c, in, out, &st), SL_OK);
+        if (o >= 4)
+            assert_int_equal(strncmp(launch_name(&st), "sp_scan_pipe_items_f32_add", 26), 0);
         assert_memory_equal(out, ref, n * sizeof *out);
         model_stats_free(&st);
     }
