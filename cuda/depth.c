@@ -78,7 +78,7 @@ size_t sl_depth_chained(const sl_scan_args *a, size_t i)
  * depth <= agg + 7 t' + 1; by induction tile t's prefix <= agg + 7 t. */
 size_t sl_depth_lookback(const sl_scan_args *a, size_t i)
 {
-    const tile_shape s = tile_shape_of(a, SL_TILE_THREADS, 1);
+    const tile_shape s = tile_shape_of(a, sl_lookback_threads(a->n, SL_TYPE_SIZE(a->type)), 1);
     const size_t t = i / s.tile;
     return tile_out(s, t > 0 ? tile_agg(s) + 7 * t : 0);
 }
@@ -87,7 +87,7 @@ size_t sl_depth_lookback(const sl_scan_args *a, size_t i)
  * j - 1, the combination 1: agg + 5 + j for a tile of window j. */
 size_t sl_depth_lookback_det(const sl_scan_args *a, size_t i)
 {
-    const tile_shape s = tile_shape_of(a, SL_TILE_THREADS, 1);
+    const tile_shape s = tile_shape_of(a, sl_lookback_threads(a->n, SL_TYPE_SIZE(a->type)), 1);
     const size_t t = i / s.tile;
     return tile_out(s, t > 0 ? tile_agg(s) + 5 + t / 32 : 0);
 }

@@ -89,9 +89,10 @@ SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, i
 #define SL_SP_PIPELINE 1
 #include "cuda/device/single_pass.cuh"
 
-/* Host driver: a->block threads (a multiple of 32, default 128), a->param
- * items per thread (default 24 for 4-byte types, 12 for 8-byte types). */
+/* Host driver: a->block threads (a multiple of 32, default 128, 192 for
+ * inputs of 64 MiB or more: tile_geom.h), a->param items per thread
+ * (default 24 for 4-byte types, 12 for 8-byte types). */
 SL_HOST sl_status SL_KN(lookback)(const sl_kargs *a)
 {
-    return SL_KN(sp_host)(a, SL_TILE_THREADS, 0, 0);
+    return SL_KN(sp_host)(a, sl_lookback_threads(a->n, sizeof(T)), 0, 0);
 }

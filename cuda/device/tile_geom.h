@@ -13,6 +13,24 @@
 #define SL_TILE_ITEMS_4 24u
 #define SL_TILE_ITEMS_8 12u
 #define SL_TILE_ITEMS_FOR(size) ((size) == 4 ? SL_TILE_ITEMS_4 : SL_TILE_ITEMS_8)
+/* Threads per block of lookback and lookback-det: SL_TILE_THREADS, and
+ * SL_LOOKBACK_LARGE_THREADS where the input holds SL_LOOKBACK_LARGE_BYTES
+ * or more (the same items a thread). Measured on the H100, where such
+ * inputs make grids of persistent blocks with two tiles in flight
+ * (docs/performance.md): at 2^28, 192 threads took lookback from 0.893 to
+ * 0.917 of a device copy for i32 and f32 and from 0.905 to 0.936 for i64
+ * and f64 (lookback-det from 0.888 to 0.907 and 0.930), and every 8-byte
+ * operator and 4-byte max and min likewise; 4-byte affine lookback lost 1
+ * % (0.893 -> 0.881). Below 64 MiB they gained little or lost (2^16 i32
+ * 5.3 -> 5.5 us, 2^21 i64 1.10 -> 1.03 to 1.05 of CUB's speed). A rule on
+ * the size alone, not on the GPU: lookback-det's bits follow its tile,
+ * and must be the same on every GPU and in the simulator. */
+#define SL_LOOKBACK_LARGE_THREADS 192u
+#define SL_LOOKBACK_LARGE_BYTES ((size_t)64 << 20)
+static inline unsigned sl_lookback_threads(size_t n, size_t elem)
+{
+    return n >= SL_LOOKBACK_LARGE_BYTES / elem ? SL_LOOKBACK_LARGE_THREADS : SL_TILE_THREADS;
+}
 /* Threads per block of the chained scans, whose time is one hand-off per
  * tile: 384 x 24 4-byte items (9216 elements, 37 KiB of staging), 384 x
  * 12 for 8-byte items. */

@@ -33,6 +33,7 @@
 #include <cmocka.h>
 
 #include "cpu/cpu.h"
+#include "cuda/depth.h"
 #include "cuda/kernels.h"
 #include "cuda/device/tile_geom.h"
 #define SL_TILE_STATUS_COMMON_ONLY
@@ -577,6 +578,32 @@ static void test_pipelined_results(void **state)
     model_stats_free(&st);
 }
 
+/* lookback's and lookback-det's default block: 128 threads, 192 from 64
+ * MiB of input (tile_geom.h), and the depth bounds follow the same rule.
+ * An output of tile t (I items, W warps): aggregate I + W + 3, output
+ * max(prefix, I + W + 5) + 1 + I; the prefix lookback's aggregate + 7t,
+ * lookback-det's aggregate + 5 + t / 32 (cuda/depth.h). */
+static void test_lookback_default_block(void **state)
+{
+    (void)state;
+    const size_t m24 = (size_t)1 << 24, m23 = (size_t)1 << 23;
+    assert_int_equal(sl_lookback_threads(m24 - 1, 4), 128);
+    assert_int_equal(sl_lookback_threads(m24, 4), 192);
+    assert_int_equal(sl_lookback_threads(m23 - 1, 8), 128);
+    assert_int_equal(sl_lookback_threads(m23, 8), 192);
+    sl_scan_args a;
+    memset(&a, 0, sizeof a);
+    a.type = SL_I32;
+    a.op = SL_ADD;
+    const size_t i = 64 * 4608; /* tile 64 of 192 x 24 elements, tile 96 of 128 x 24 */
+    a.n = m24;                  /* 192 x 24: aggregate 33 */
+    assert_int_equal(sl_depth_lookback_det(&a, i), 33 + 5 + 2 + 1 + 24);
+    assert_int_equal(sl_depth_lookback(&a, i), 33 + 7 * 64 + 1 + 24);
+    a.n = m24 - 1;              /* 128 x 24: aggregate 31 */
+    assert_int_equal(sl_depth_lookback_det(&a, i), 31 + 5 + 3 + 1 + 24);
+    assert_int_equal(sl_depth_lookback(&a, i), 31 + 7 * 96 + 1 + 24);
+}
+
 /* ---- the exact bits of the float scans ------------------------------------- */
 
 /* One tile of 32 threads x 1 item, f32 add, as tile_scan.cuh computes it:
@@ -808,6 +835,7 @@ int main(void)
         cmocka_unit_test(test_counts_single_pass),
         cmocka_unit_test(test_lookback_wait_timing),
         cmocka_unit_test(test_pipelined_results),
+        cmocka_unit_test(test_lookback_default_block),
         cmocka_unit_test(test_staging_bank_conflicts),
         cmocka_unit_test(test_chained_static_deadlock),
         cmocka_unit_test(test_ticketed_no_deadlock),

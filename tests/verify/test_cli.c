@@ -172,6 +172,33 @@ static void simulate_occupancy_runs_persistent_grids(void **state)
     }
 }
 
+/* lookback's and lookback-det's default block, as launched: 192 threads
+ * from 64 MiB of input, 128 below (tile_geom.h); the simulator's huge mode
+ * runs a few blocks of the grid, enough to see its launch. */
+static void lookback_default_block_follows_the_size(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *algo, *type, *n, *launch;
+    } cases[] = {
+        {"lookback-det", "i32", "16777216", "\"kernel\":\"sp_scan_i32_add_sim\",\"blocks\":3641,\"threads_per_block\":192"},
+        {"lookback-det", "i32", "16777215", "\"kernel\":\"sp_scan_i32_add_sim\",\"blocks\":5462,\"threads_per_block\":128"},
+        {"lookback", "f64", "8388608", "\"kernel\":\"sp_scan_f64_add_sim\",\"blocks\":3641,\"threads_per_block\":192"},
+        {"lookback", "f64", "8388607", "\"kernel\":\"sp_scan_f64_add_sim\",\"blocks\":5462,\"threads_per_block\":128"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *args[] = {"simulate", "--algo", cases[i].algo, "--type", cases[i].type, "--n", cases[i].n,
+                              "--huge", "--seed", "1", "--json", NULL};
+        char *out = NULL, *err = NULL;
+        assert_int_equal(run(args, &out, &err), 0);
+        if (!strstr(out, cases[i].launch))
+            fail_msg("%s %s at n = %s: no %s in\n%s", cases[i].algo, cases[i].type, cases[i].n, cases[i].launch,
+                     out);
+        free(out);
+        free(err);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -185,6 +212,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(cpu_backends_pass_the_catalogue),
         cmocka_unit_test(all_skips_what_does_not_apply),
         cmocka_unit_test(simulate_occupancy_runs_persistent_grids),
+        cmocka_unit_test(lookback_default_block_follows_the_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
