@@ -36,8 +36,8 @@
 #include "cuda/device/tile_status.cuh"
 
 /* Warp 0: S(tile - 1) within the tile's window (returned to every lane;
- * meaningless for the window's first tile). The window's last tile also
- * publishes W_j (window status A) and returns it in *window. */
+ * meaningless for the window's first tile). For the window's last tile,
+ * W_j in *window, published (window status A) when `publish` is set. */
 SL_DEVICE T SL_KN(det_in_window)(sl_tile_status ts, size_t tile, T total, T *window, int publish)
 {
     const unsigned lane = LANE_ID(), o = (unsigned)(tile % SL_TILE_WINDOW);
