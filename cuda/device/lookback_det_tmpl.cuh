@@ -155,7 +155,10 @@ SL_DEVICE void SL_KN(tile_publish_own)(sl_tile_status ts, size_t tile, T total)
     }
 }
 
-/* The rest, when the block comes back to the tile (its W is out). */
+/* The rest, when the block comes back to the tile. Its W is out; the
+ * window's last tile polls its window again for S (one round, every 32nd
+ * tile) rather than keep S and W in shared memory across the next tile's
+ * loads, where the next tile may end a window too. */
 SL_DEVICE T SL_KN(tile_resolve)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
 {
     return SL_KN(det_prefix)(ts, tile, total, sh, have, 0);
