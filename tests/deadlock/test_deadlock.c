@@ -309,12 +309,13 @@ static void test_pipelined_blocks_free(void **state)
                      tiles[k]);
             expect_free(args, want, algos[a], snap);
         }
-    const char *det[] = {"deadlock", "--algo", "lookback-det", "--blocks", snap ? "3" : "2", "--resident",
-                         snap ? "2" : "1", "--n", "1056", "--model", "obe", NULL};
-    expect_free(det,
-                snap ? "(33 tiles of 32 threads x 1 item), 3 blocks of 32 threads in sp_scan_pipe_items_i32_add_sim"
-                     : "(33 tiles of 32 threads x 1 item), 2 blocks of 32 threads in sp_scan_pipe_items_i32_add_sim",
-                "lookback-det, a window's last tile", false);
+    const char *blocks = snap ? "3" : "2";
+    const char *det[] = {"deadlock", "--algo", "lookback-det", "--blocks", blocks, "--resident", snap ? "2" : "1",
+                         "--n", "1056", "--model", "obe", NULL};
+    char want[128];
+    snprintf(want, sizeof want,
+             "(33 tiles of 32 threads x 1 item), %s blocks of 32 threads in sp_scan_pipe_items_i32_add_sim", blocks);
+    expect_free(det, want, "lookback-det, a window's last tile", false);
 }
 
 /* hsa runs only the lowest-numbered unfinished block for sure: when block

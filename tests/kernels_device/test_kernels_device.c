@@ -338,6 +338,19 @@ static uint64_t least_polls(sl_scan_fn fn, size_t t)
     return t > 0; /* chained: the tile before */
 }
 
+/* The single-pass stores of n elements in t tiles (the closed forms at
+ * the top): the outputs, the status words, the next run's counter. */
+static uint64_t single_pass_stores(sl_scan_fn fn, size_t n, size_t t)
+{
+    if (fn == chained_static_sim)
+        return n + t;
+    if (fn == lookback_sim)
+        return n + 2 * t;
+    if (fn == lookback_det_sim)
+        return n + t + 2 * (t / 32) + 1;
+    return n + t + 1; /* chained-ticket */
+}
+
 /* Single pass: stores exact, loads n + tickets + polls within bounds, one
  * launch, one block per tile (a ticketed block draws one ticket). */
 static void test_counts_single_pass(void **state)
@@ -353,12 +366,7 @@ static void test_counts_single_pass(void **state)
                 run_cfg c = cfg_of(w ? SL_I64 : SL_I32, SL_ADD, n, 32, 1);
                 model_stats st;
                 assert_int_equal(run(fns[f], false, &c, &st), SL_OK);
-                uint64_t stores = n + t + (ticketed ? 1 : 0);
-                if (fns[f] == lookback_sim)
-                    stores += t - 1;
-                if (fns[f] == lookback_det_sim)
-                    stores += 2 * (t / 32);
-                assert_int_equal(st.global_store_elems, stores);
+                assert_int_equal(st.global_store_elems, single_pass_stores(fns[f], n, t));
                 assert_int_equal(st.blocks, t);
                 uint64_t least = n + (ticketed ? t : 0);
                 for (size_t i = 0; i < t; i++)
@@ -560,8 +568,7 @@ static void test_pipelined_results(void **state)
                                      prefix);
                         assert_int_equal(st.blocks, 3);
                         assert_int_equal(st.deadlocks, 0);
-                        assert_int_equal(st.global_store_elems,
-                                         c.n + (f == 0 ? 2 * t : t + 2 * (t / 32) + 1));
+                        assert_int_equal(st.global_store_elems, single_pass_stores(fn, c.n, t));
                         uint64_t least = c.n + t + 3;
                         for (size_t i = 0; i < t; i++)
                             least += least_polls(fn, i);

@@ -36,7 +36,7 @@ static const cli_cmd_opt simulate_opts[] = {
     {OPT_PARAM, NULL},
     {OPT_SEED, NULL},
     {OPT_SLOTS, NULL},
-    {OPT_OCCUPANCY, "e.g. 3 with --n 224 --block 32 --param 1 (7 tiles): lookback's pipelined blocks"},
+    {OPT_OCCUPANCY, "e.g. 3 with --n 224 --block 32 --param 1 (7 tiles): pipelined lookback and lookback-det"},
     {OPT_ORDER, NULL},
     {OPT_SCHEDULE, NULL},
     {OPT_PCT, NULL},
