@@ -424,6 +424,30 @@ static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, boo
  * runs of 2026-11-24, 1 of 14975 runs was late before this.) */
 #define CB_HOLD_US 200
 #define CB_LATE_RETRIES 3
+
+/* One timed run of job j between its two events, as above; *late: it
+ * began before the host had queued it (GPU timing only). */
+static sl_status time_once(const cb_ctx *ctx, const cb_cfg *c, cb_job *j, int *late)
+{
+    sl_status st = SL_OK;
+    *late = 0;
+    if (j->kind == JOB_SCAN)
+        st = sl_dev_arena_next_run(&j->arena);
+    if (st == SL_OK && c->flush_bytes)
+        st = sl_bench_flush(c->d_flush, c->flush_bytes);
+    if (st == SL_OK)
+        st = ctx->call ? sl_bench_sync() : sl_bench_hold(CB_HOLD_US);
+    if (st == SL_OK)
+        st = sl_bench_event_record(j->ev[0]);
+    if (st == SL_OK)
+        st = run_job(j, c, c->d_out);
+    if (st == SL_OK)
+        st = sl_bench_event_record(j->ev[1]);
+    if (st == SL_OK && !ctx->call) /* the hold over before the run was queued: host work timed */
+        st = sl_bench_event_done(j->ev[0], late);
+    return st;
+}
+
 static sl_status time_jobs(cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, size_t count)
 {
     for (int r = 0; r < c->reps; r++) {
@@ -432,26 +456,10 @@ static sl_status time_jobs(cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, size_t co
         for (size_t k = 0; k < count; k++) {
             cb_job *j = &jobs[k];
             sl_status st = SL_OK;
+            int late = 0;
             if (j->failed || j->dropped)
                 continue;
-            for (int attempt = 0;; attempt++) {
-                int began = 0;
-                if (j->kind == JOB_SCAN)
-                    st = sl_dev_arena_next_run(&j->arena);
-                if (st == SL_OK && c->flush_bytes)
-                    st = sl_bench_flush(c->d_flush, c->flush_bytes);
-                if (st == SL_OK)
-                    st = ctx->call ? sl_bench_sync() : sl_bench_hold(CB_HOLD_US);
-                if (st == SL_OK)
-                    st = sl_bench_event_record(j->ev[0]);
-                if (st == SL_OK)
-                    st = run_job(j, c, c->d_out);
-                if (st == SL_OK)
-                    st = sl_bench_event_record(j->ev[1]);
-                if (st == SL_OK && !ctx->call) /* the hold over before the run was queued: host work timed */
-                    st = sl_bench_event_done(j->ev[0], &began);
-                if (st != SL_OK || !began)
-                    break;
+            for (int attempt = 0; (st = time_once(ctx, c, j, &late)) == SL_OK && late; attempt++) {
                 if (attempt == CB_LATE_RETRIES) {
                     j->late++;
                     break;
