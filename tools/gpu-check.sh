@@ -138,9 +138,11 @@ do_test() {
     return $rc
 }
 
+# The device-level scans: the cases at 2^28 and above 2^31 elements.
+device_scans=hierarchical,reduce-then-scan,two-level,chained-static,chained-ticket,lookback,lookback-det
+
 do_verify() {
     local s=$build/scanlab rc=0
-    local device=hierarchical,reduce-then-scan,two-level,chained-static,chained-ticket,lookback,lookback-det
     {
         echo "== standard sizes, every algorithm, seq sim cuda, inclusive and exclusive"
         "$s" verify --algo all --backend seq,sim,cuda --both --seed 1 --jobs 8 || rc=1
@@ -149,7 +151,7 @@ do_verify() {
         "$s" verify --algo all --backend cuda --type i64 --op affine --exclusive --n 2^24 --seed 2 --jobs 4 || rc=1
         echo "== 2^28: device-level scans on cuda"
         # one case at a time: each job holds its own buffers of n elements
-        "$s" verify --algo $device --backend cuda --type i32 --op add --n 2^28 --seed 3 --jobs 1 || rc=1
+        "$s" verify --algo $device_scans --backend cuda --type i32 --op add --n 2^28 --seed 3 --jobs 1 || rc=1
         echo "== run-to-run determinism of float add on cuda (K = 5)"
         "$s" verify --algo all --backend cuda --type f32 --op add --n 1000000 --repeat 5 --seed 5 || rc=1
     } >"$out/verify.log" 2>&1
@@ -161,10 +163,9 @@ do_verify() {
 # fit one call of a time-limited GPU host.
 do_huge() {
     local s=$build/scanlab
-    local device=hierarchical,reduce-then-scan,two-level,chained-static,chained-ticket,lookback,lookback-det
     {
         echo "== above 2^31 elements: device-level scans on cuda (64-bit offsets)"
-        "$s" verify --algo $device --backend cuda --type i32 --op add --n 2147483713 --seed 4 --jobs 1
+        "$s" verify --algo $device_scans --backend cuda --type i32 --op add --n 2147483713 --seed 4 --jobs 1
     } >"$out/verify-huge.log" 2>&1
 }
 

@@ -21,8 +21,9 @@
  * 0.917 of a device copy for i32 and f32 and from 0.905 to 0.936 for i64
  * and f64 (lookback-det from 0.888 to 0.907 and from 0.906 to 0.930),
  * and every 8-byte operator and 4-byte max and min likewise; 4-byte
- * affine lookback lost 1 % (0.893 -> 0.881). Below 64 MiB they gained little or lost (2^16 i32
- * 5.3 -> 5.5 us, 2^21 i64 1.10 -> 1.03 to 1.05 of CUB's speed). A rule on
+ * affine lookback lost 1 % (0.893 -> 0.881). Below 64 MiB they gained
+ * little or lost (2^16 i32 5.3 -> 5.5 us, 2^21 i64 1.10 -> 1.03 to 1.05
+ * of CUB's speed). A rule on
  * the size alone, not on the GPU: lookback-det's bits follow its tile,
  * and must be the same on every GPU and in the simulator. */
 #define SL_LOOKBACK_LARGE_THREADS 192u
