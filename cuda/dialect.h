@@ -455,7 +455,11 @@ static inline uint32_t *sl_dev_error_word(void)
 #define ATOMIC_EXCH(p, v) SL_ATOMIC_(MODEL_AT_EXCH, p, v, 0, "ATOMIC_EXCH")
 
 /* Launch: the parameters are packed in a struct and a trampoline unpacks
- * them on every simulated thread. */
+ * them on every simulated thread. Where a launch redirector is set (the
+ * tests that run the catalogue's nvcc PTX under its C host drivers,
+ * model/rt.h), it may run the launch instead, given each parameter's
+ * address. */
+#define SL_PADDR_(p) (const void *)&a_.SL_PN_ p
 #define SL_DEFINE_LAUNCH(kname, ...)                                                          \
     typedef struct {                                                                          \
         SL_MAP(SL_PDECL, SL_SEMI_, __VA_ARGS__);                                              \
@@ -469,7 +473,13 @@ static inline uint32_t *sl_dev_error_word(void)
                                                     SL_MAP(SL_PDECL, SL_COMMA_, __VA_ARGS__)) \
     {                                                                                         \
         SL_CAT2(kname, _args_t) a_ = {SL_MAP(SL_PNAME, SL_COMMA_, __VA_ARGS__)};              \
-        return SL_MODEL_LAUNCH_(&cfg_, SL_CAT2(kname, _tramp), &a_, SL_STR(kname));                    \
+        if (model_launch_redirect) {                                                          \
+            const void *const p_[] = {SL_MAP(SL_PADDR_, SL_COMMA_, __VA_ARGS__)};             \
+            sl_status st_;                                                                    \
+            if (model_launch_redirect(&cfg_, SL_STR(kname), p_, SL_NARGS(__VA_ARGS__), &st_)) \
+                return st_;                                                                   \
+        }                                                                                     \
+        return SL_MODEL_LAUNCH_(&cfg_, SL_CAT2(kname, _tramp), &a_, SL_STR(kname));          \
     }
 
 static inline sl_status sl_dev_alloc(void **p, size_t bytes) { return model_dev_alloc(p, bytes); }

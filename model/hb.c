@@ -184,7 +184,7 @@ mrel model_hb_release(mthread *t, int kind)
     if (kind & MODEL_RELEASE) {
         r.p = model_pos(t);
         r.valid = 1;
-        r.scope = MODEL_SCOPE_GPU;
+        r.scope = (uint8_t)(kind & MODEL_KIND_SCOPED ? model_scope_of_kind(kind) : MODEL_SCOPE_GPU);
         t->seq++; /* what follows is after the release */
     } else if (t->fence.valid) {
         r.p = t->fence.p;

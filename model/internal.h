@@ -107,6 +107,7 @@ typedef struct mthread {
     uintptr_t stale_addr;  /* location of the current run of stale reads */
     unsigned stale_run;
     uint64_t wait;         /* steps spent waiting for other blocks in this interval */
+    size_t xcap;           /* bytes allocated at pub.xstate */
 } mthread;
 
 /* The threads of one block with their fibers and traces: reused by the
@@ -170,6 +171,7 @@ typedef struct {
     bool huge;          /* a huge grid: chosen blocks, every access checked */
     unsigned started;   /* blocks started in this launch */
     uint64_t huge_accesses; /* global accesses of a huge run's launch */
+    size_t xstate_bytes;    /* the front end's state per thread (model_launch_state) */
 } mlaunch;
 
 extern mlaunch model_L;

@@ -376,7 +376,9 @@ static void fail_huge_budget(mthread *t, model_site *site)
  * threads run. Plain stores since the thread last ran are progress. */
 static void spin_point(mthread *t, uintptr_t addr, const model_site *site)
 {
-    if (addr != t->spin_addr || site != t->spin_site)
+    /* a new point, or a poll whose last read of the word was stale (a newer
+     * store becomes visible within a few more polls): not yet a deadlock */
+    if (addr != t->spin_addr || site != t->spin_site || (t->stale_run && t->stale_addr == addr))
         model_L.weak_progress++;
     t->slept = false;
     if (t->tr)
@@ -449,9 +451,8 @@ static const malloc_t *checked(mthread *t, const void *base, long long i, size_t
     return a;
 }
 
-/* The scope of a strong access: volatile is relaxed of system scope, the
- * dialect's relaxed, acquire, release and atomics are of GPU scope. */
-static int scope_of_kind(int kind) { return (kind & MODEL_VOL) ? MODEL_SCOPE_SYS : MODEL_SCOPE_GPU; }
+/* The scope of a strong access (model_scope_of_kind). */
+static int scope_of_kind(int kind) { return model_scope_of_kind(kind); }
 
 void *model_access(const void *base, long long i, size_t size, int kind, model_site *site)
 {
@@ -617,6 +618,28 @@ static uint64_t sext(uint64_t v, size_t size)
     return size == 4 ? (uint64_t)(int64_t)(int32_t)(uint32_t)v : v;
 }
 
+/* The write of a read-modify-write that changed the value: memory, the
+ * release it carries (rel_kind: MODEL_ATOMIC, with MODEL_RELEASE and a
+ * scope where it is one) and the location's store history. */
+static void rmw_store(mthread *t, const malloc_t *al, void *p, uintptr_t addr, size_t size, uint64_t old,
+                      uint64_t nv, int rel_kind)
+{
+    model_L.progress++;
+    unsigned char ob[8], nb[8];
+    if (size == 4) {
+        uint32_t o = (uint32_t)old, v = (uint32_t)nv;
+        memcpy(ob, &o, 4);
+        memcpy(nb, &v, 4);
+    } else {
+        memcpy(ob, &old, 8);
+        memcpy(nb, &nv, 8);
+    }
+    memcpy(p, nb, size);
+    const mrel rel = model_hb_release(t, rel_kind);
+    if (!al->shared)
+        model_weak_store(t, addr, size, ob, nb, &rel);
+}
+
 uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t a, uint64_t b,
                       model_site *site)
 {
@@ -667,22 +690,41 @@ uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t 
         const mrel seen = model_weak_newest(t, addr, size);
         model_hb_read(t, MODEL_ATOMIC, &seen);
     }
-    if (nv != old) {
-        model_L.progress++;
-        unsigned char ob[8], nb[8];
-        if (size == 4) {
-            uint32_t o = (uint32_t)old, v = (uint32_t)nv;
-            memcpy(ob, &o, 4);
-            memcpy(nb, &v, 4);
-        } else {
-            memcpy(ob, &old, 8);
-            memcpy(nb, &nv, 8);
-        }
-        memcpy(p, nb, size);
-        const mrel rel = model_hb_release(t, MODEL_ATOMIC);
-        if (!al->shared)
-            model_weak_store(t, addr, size, ob, nb, &rel);
+    if (nv != old)
+        rmw_store(t, al, p, addr, size, old, nv, MODEL_ATOMIC);
+    return old;
+}
+
+uint64_t model_rmw(void *p, size_t size, int kind, model_rmw_fn new_value, const void *ctx, model_site *site)
+{
+    mthread *t = (mthread *)model_cur;
+    site_first_use(site, size, MODEL_RD | MODEL_ATOMIC);
+    uintptr_t addr;
+    const malloc_t *al = checked(t, p, 0, size, site, &addr);
+    if (model_L.accounting)
+        trace_push(t, site, addr);
+    spin_point(t, addr, site);
+    if (model_L.abort)
+        return 0;
+    const int scope = model_scope_of_kind(kind);
+    /* a read-modify-write reads the newest value of the location */
+    const uint64_t old = load_bits(p, size);
+    uint64_t nv = old;
+    const bool store = new_value(old, &nv, ctx) != 0;
+    if (size == 4)
+        nv &= UINT64_C(0xffffffff);
+    const bool writes = store && nv != old;
+    const int akind = MODEL_ATOMIC | (kind & (MODEL_ACQUIRE | MODEL_RELEASE)) | (writes ? MODEL_WR : MODEL_RD);
+    if (model_L.accounting) {
+        model_shadow_catch_up(t);
+        model_shadow_access(t, addr, (uint32_t)size, akind, scope, site);
     }
+    if (!al->shared) {
+        const mrel seen = model_weak_newest(t, addr, size);
+        model_hb_read(t, MODEL_ATOMIC | (kind & MODEL_ACQUIRE), &seen);
+    }
+    if (writes)
+        rmw_store(t, al, p, addr, size, old, nv, kind); /* a release if kind says so, of its scope */
     return old;
 }
 

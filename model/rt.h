@@ -55,6 +55,9 @@ typedef struct model_lane {
     uint64_t ops; /* operator applications in the current barrier interval */
     model_trace_ent *tr_next, *tr_end; /* free part of the trace */
     uintptr_t lo[MODEL_LANE_RANGES], len[MODEL_LANE_RANGES]; /* [lo, lo + len) */
+    /* the front end's state of this thread (model_launch_state's bytes,
+     * zeroed at the thread's start; kept in schedule snapshots), or NULL */
+    void *xstate;
 } model_lane;
 
 extern __thread model_lane *model_cur __attribute__((tls_model("initial-exec")));
@@ -74,6 +77,19 @@ enum {
 #define MODEL_STRONG (MODEL_VOL | MODEL_ATOMIC | MODEL_RELAXED | MODEL_ACQUIRE | MODEL_RELEASE)
 /* Scopes of fences and strong accesses. */
 enum { MODEL_SCOPE_CTA, MODEL_SCOPE_GPU, MODEL_SCOPE_SYS };
+/* A strong access's scope, in its kind: the dialect's accesses carry none
+ * (volatile is of system scope, the others of GPU scope); PTX's carry the
+ * scope they name (ld.relaxed.cta, atom.sys, ...). */
+#define MODEL_KIND_SCOPE_SHIFT 6
+#define MODEL_KIND_SCOPED 256 /* the kind names its scope in the two bits above */
+#define MODEL_KIND_WITH_SCOPE(kind, scope) ((kind) | MODEL_KIND_SCOPED | (scope) << MODEL_KIND_SCOPE_SHIFT)
+/* The scope of a strong access of that kind. */
+static inline int model_scope_of_kind(int kind)
+{
+    if (kind & MODEL_KIND_SCOPED)
+        return kind >> MODEL_KIND_SCOPE_SHIFT & 3;
+    return (kind & MODEL_VOL) ? MODEL_SCOPE_SYS : MODEL_SCOPE_GPU;
+}
 
 /* A checked access to elements base[i] of size bytes: returns &base[i], or
  * never returns (the launch is stopped) when it is out of bounds. */
@@ -123,16 +139,37 @@ void model_nanosleep(unsigned ns, model_site *site);
 /* A named protocol state reached (PROBE): counted per site. */
 void model_probe(model_site *site);
 
-enum { MODEL_SHFL_UP, MODEL_SHFL_DOWN, MODEL_SHFL_IDX, MODEL_SHFL_XOR };
+enum { MODEL_SHFL_UP, MODEL_SHFL_DOWN, MODEL_SHFL_IDX, MODEL_SHFL_XOR,
+       /* PTX's shfl.sync: arg holds b (bits 0-4) and c (bits 5-17, the
+        * clamp and segment mask); the result is the value with the
+        * predicate (whether the source lane was in range) in bit 32 */
+       MODEL_SHFL_PTX_UP, MODEL_SHFL_PTX_DOWN, MODEL_SHFL_PTX_BFLY, MODEL_SHFL_PTX_IDX };
 uint64_t model_shfl(int kind, unsigned mask, uint64_t value, int arg, model_site *site);
-enum { MODEL_VOTE_BALLOT, MODEL_VOTE_ALL, MODEL_VOTE_ANY };
+enum { MODEL_VOTE_BALLOT, MODEL_VOTE_ALL, MODEL_VOTE_ANY, MODEL_VOTE_UNI };
 unsigned model_vote(int kind, unsigned mask, int pred, model_site *site);
+/* match.sync: the lanes of mask whose value equals the caller's (any), or
+ * mask when all are equal and 0 otherwise (all, with bit 32 set when
+ * equal). */
+enum { MODEL_MATCH_ANY, MODEL_MATCH_ALL };
+uint64_t model_match(int kind, unsigned mask, uint64_t value, model_site *site);
+/* redux.sync on 32-bit values of the lanes of mask. */
+enum { MODEL_REDUX_ADD, MODEL_REDUX_MIN, MODEL_REDUX_MAX, MODEL_REDUX_UMIN, MODEL_REDUX_UMAX, MODEL_REDUX_AND,
+       MODEL_REDUX_OR, MODEL_REDUX_XOR };
+uint32_t model_redux(int kind, unsigned mask, uint32_t value, model_site *site);
 
 enum { MODEL_AT_ADD, MODEL_AT_MAX, MODEL_AT_MIN, MODEL_AT_CAS, MODEL_AT_EXCH };
 /* An atomic read-modify-write on a 4- or 8-byte integer; returns the old
  * value. is_unsigned selects the comparison of MAX and MIN. */
 uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t a, uint64_t b,
                       model_site *site);
+
+/* A read-modify-write of any kind on size (4 or 8) bytes at p: new_value
+ * computes the value to store from the old one (ctx is its argument) and
+ * returns whether to store it; returns the old value. kind is MODEL_ATOMIC
+ * with MODEL_ACQUIRE and/or MODEL_RELEASE for its semantics and a scope
+ * (MODEL_KIND_WITH_SCOPE); without a scope it is of GPU scope. */
+typedef int (*model_rmw_fn)(uint64_t old, uint64_t *nv, const void *ctx);
+uint64_t model_rmw(void *p, size_t size, int kind, model_rmw_fn new_value, const void *ctx, model_site *site);
 
 /* Host side: what an occupancy query answers in the run in progress
  * (model_config.occupancy, else fallback). */
@@ -159,6 +196,19 @@ void model_dev_memset(void *dst, int byte, size_t bytes);
 /* A kernel launch: run entry(args) on every thread of the grid. */
 typedef void (*model_entry)(const void *args);
 sl_status model_launch(const sl_launch *cfg, model_entry entry, const void *args, const char *name);
+/* Where set, every launch of a dialect kernel's C build is offered to
+ * this function first (name: the kernel's instantiated name, args: each
+ * parameter's address); it returns true when it ran the launch (its status
+ * in *st). The tests of the PTX front end run the catalogue's nvcc PTX
+ * under the C host drivers this way. NULL: none. */
+extern bool (*model_launch_redirect)(const sl_launch *cfg, const char *name, const void *const *args, unsigned nargs,
+                                     sl_status *st);
+
+/* The same with xstate_bytes of zeroed state per thread for a front end
+ * (model_lane.xstate): the PTX interpreter keeps its registers there, so
+ * that the schedule search's snapshots hold them. */
+sl_status model_launch_state(const sl_launch *cfg, model_entry entry, const void *args, const char *name,
+                             size_t xstate_bytes);
 /* The same with accounting off (fibers and barriers kept): the speed
  * baseline for kernels compiled with SL_SIM_PLAIN. */
 sl_status model_launch_plain(const sl_launch *cfg, model_entry entry, const void *args, const char *name);

@@ -265,6 +265,16 @@ uint64_t model_shfl(int kind, unsigned mask, uint64_t value, int arg, model_site
     return warp_op(1, kind, mask, value, arg, site);
 }
 
+uint64_t model_match(int kind, unsigned mask, uint64_t value, model_site *site)
+{
+    return warp_op(3, kind, mask, value, 0, site);
+}
+
+uint32_t model_redux(int kind, unsigned mask, uint32_t value, model_site *site)
+{
+    return (uint32_t)warp_op(4, kind, mask, value, 0, site);
+}
+
 unsigned model_vote(int kind, unsigned mask, int pred, model_site *site)
 {
     return (unsigned)warp_op(2, kind, mask, (uint64_t)(pred != 0), 0, site);
@@ -283,7 +293,7 @@ void model_fence(int scope, model_site *site)
 }
 
 /* ---- warps ---------------------------------------------------------------- */
-static const char *const warp_op_names[3] = {"SYNCWARP", "shuffle", "vote"};
+static const char *const warp_op_names[5] = {"SYNCWARP", "shuffle", "vote", "match", "redux"};
 
 /* A warp-level operation CUDA leaves undefined: stops the launch. */
 static void warp_error(mblock *b, const mthread *t, unsigned lane, const char *why)
@@ -300,6 +310,67 @@ static void warp_error(mblock *b, const mthread *t, unsigned lane, const char *w
              t->park_site->what, t->park_site->file, t->park_site->line, b->lin, t->lin, t->wop_mask, lane,
              why);
     model_fail(NULL, &f, SL_ERR_SIM);
+}
+
+/* PTX's shfl.sync for lane (PTX ISA, "shfl.sync"): the source lane j from b
+ * and the clamp and segment mask in c; out of range, the lane reads its own
+ * value and the predicate is false. A source lane outside the group (not
+ * participating) leaves the value undefined: the lane's own here. */
+static uint64_t ptx_shuffle(int kind, int lane, int arg, unsigned group, const uint64_t *val)
+{
+    const int b = arg & 31, c = arg >> 5 & 0x1fff, clamp = c & 31, segmask = c >> 8 & 31;
+    const int max_lane = (lane & segmask) | (clamp & ~segmask), min_lane = lane & segmask;
+    int j;
+    bool in_range;
+    switch (kind) {
+    case MODEL_SHFL_PTX_UP:
+        j = lane - b;
+        in_range = j >= max_lane;
+        break;
+    case MODEL_SHFL_PTX_DOWN:
+        j = lane + b;
+        in_range = j <= max_lane;
+        break;
+    case MODEL_SHFL_PTX_BFLY:
+        j = lane ^ b;
+        in_range = j <= max_lane;
+        break;
+    default:
+        j = min_lane | (b & ~segmask);
+        in_range = j <= max_lane;
+        break;
+    }
+    if (!in_range || j < 0 || j >= MODEL_WARP_SIZE || !(group >> j & 1))
+        j = lane;
+    return (val[j] & UINT64_C(0xffffffff)) | (uint64_t)in_range << 32;
+}
+
+/* redux.sync over the 32-bit values of the lanes in members. */
+static uint64_t redux(int kind, unsigned members, const uint64_t *val)
+{
+    uint32_t acc = 0;
+    bool first = true;
+    for (unsigned k = 0; k < MODEL_WARP_SIZE; k++) {
+        if (!(members >> k & 1))
+            continue;
+        const uint32_t v = (uint32_t)val[k];
+        if (first) {
+            acc = v;
+            first = false;
+            continue;
+        }
+        switch (kind) {
+        case MODEL_REDUX_ADD: acc += v; break;
+        case MODEL_REDUX_MIN: acc = (int32_t)v < (int32_t)acc ? v : acc; break;
+        case MODEL_REDUX_MAX: acc = (int32_t)v > (int32_t)acc ? v : acc; break;
+        case MODEL_REDUX_UMIN: acc = v < acc ? v : acc; break;
+        case MODEL_REDUX_UMAX: acc = v > acc ? v : acc; break;
+        case MODEL_REDUX_AND: acc &= v; break;
+        case MODEL_REDUX_OR: acc |= v; break;
+        default: acc ^= v; break;
+        }
+    }
+    return acc;
 }
 
 /* Whether lanes i and j of a warp are at one warp operation: the same call
@@ -380,7 +451,20 @@ static bool resolve_warp(mblock *b, unsigned w)
                 continue;
             mthread *u = &b->th[j];
             int lane = (int)(j - lo), src = lane;
-            if (u->wop_class == 1) {
+            if (u->wop_class == 1 && u->wop_kind >= MODEL_SHFL_PTX_UP) {
+                u->wop_res = ptx_shuffle(u->wop_kind, lane, u->wop_arg, group, val);
+            } else if (u->wop_class == 3) {
+                unsigned same = 0;
+                for (unsigned k = 0; k < MODEL_WARP_SIZE; k++)
+                    if ((group & u->wop_mask) >> k & 1 && val[k] == u->wop_val)
+                        same |= 1u << k;
+                const unsigned members = group & u->wop_mask;
+                u->wop_res = u->wop_kind == MODEL_MATCH_ANY ? same
+                             : same == members                 ? (uint64_t)members | UINT64_C(1) << 32
+                                                               : 0;
+            } else if (u->wop_class == 4) {
+                u->wop_res = redux(u->wop_kind, group & u->wop_mask, val);
+            } else if (u->wop_class == 1) {
                 switch (u->wop_kind) {
                 case MODEL_SHFL_UP:
                     src = lane - u->wop_arg;
@@ -403,6 +487,7 @@ static bool resolve_warp(mblock *b, unsigned w)
                 unsigned m = ballot & u->wop_mask, members = group & u->wop_mask;
                 u->wop_res = u->wop_kind == MODEL_VOTE_BALLOT ? m
                              : u->wop_kind == MODEL_VOTE_ALL  ? (m == members)
+                             : u->wop_kind == MODEL_VOTE_UNI  ? (m == members || m == 0)
                                                               : (m != 0);
             }
             u->state = TS_READY;
@@ -604,6 +689,16 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->npending = t->nfloor = t->stale_run = 0;
         t->stale_addr = 0;
         t->wait = 0;
+        if (model_L.xstate_bytes) {
+            if (t->xcap < model_L.xstate_bytes) {
+                void *x = realloc(t->pub.xstate, model_L.xstate_bytes);
+                if (!x)
+                    return SL_ERR_NOMEM;
+                t->pub.xstate = x;
+                t->xcap = model_L.xstate_bytes;
+            }
+            memset(t->pub.xstate, 0, model_L.xstate_bytes);
+        }
         model_fiber_reset(t->fiber, thread_main, t);
     }
     model_L.started++;
@@ -768,6 +863,8 @@ void model_sched_save(model_snap *s, unsigned nres)
         model_snap_put(s, b->sallocs, b->nsallocs * sizeof *b->sallocs);
         model_snap_put(s, b->th, b->nth * sizeof *b->th);
         for (unsigned k = 0; k < b->nth; k++) {
+            if (model_L.xstate_bytes)
+                model_snap_put(s, b->th[k].pub.xstate, model_L.xstate_bytes);
             const size_t n = model_fiber_saved_size(b->th[k].fiber);
             model_snap_put(s, &n, sizeof n);
             void *d = model_snap_room(s, n);
@@ -808,6 +905,8 @@ void model_sched_restore(const unsigned char **cur, unsigned nres)
         model_snap_get(cur, b->sallocs, b->nsallocs * sizeof *b->sallocs);
         model_snap_get(cur, b->th, b->nth * sizeof *b->th);
         for (unsigned k = 0; k < b->nth; k++) {
+            if (model_L.xstate_bytes)
+                model_snap_get(cur, b->th[k].pub.xstate, model_L.xstate_bytes);
             size_t n;
             model_snap_get(cur, &n, sizeof n);
             model_fiber_restore(b->th[k].fiber, *cur, n);
@@ -1156,7 +1255,7 @@ static unsigned huge_blocks(unsigned *order, unsigned nb, const model_config *c)
 }
 
 static sl_status launch(const sl_launch *cfg, model_entry entry, const void *args, const char *name,
-                        bool accounting)
+                        bool accounting, size_t xstate_bytes)
 {
     model_stats *s = model_current();
     const model_config *c = &s->cfg;
@@ -1187,6 +1286,7 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
         return refuse("launch refused: %llu bytes of dynamic shared memory (limit %llu)", cfg->shmem, limit);
     model_L.entry = entry;
     model_L.args = args;
+    model_L.xstate_bytes = xstate_bytes;
     model_L.grid = cfg->grid;
     model_L.block = cfg->block;
     model_L.shmem = cfg->shmem;
@@ -1270,12 +1370,21 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     return st;
 }
 
+bool (*model_launch_redirect)(const sl_launch *cfg, const char *name, const void *const *args, unsigned nargs,
+                              sl_status *st);
+
 sl_status model_launch(const sl_launch *cfg, model_entry entry, const void *args, const char *name)
 {
-    return launch(cfg, entry, args, name, true);
+    return launch(cfg, entry, args, name, true, 0);
+}
+
+sl_status model_launch_state(const sl_launch *cfg, model_entry entry, const void *args, const char *name,
+                             size_t xstate_bytes)
+{
+    return launch(cfg, entry, args, name, true, xstate_bytes);
 }
 
 sl_status model_launch_plain(const sl_launch *cfg, model_entry entry, const void *args, const char *name)
 {
-    return launch(cfg, entry, args, name, false);
+    return launch(cfg, entry, args, name, false, 0);
 }

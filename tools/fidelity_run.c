@@ -25,6 +25,7 @@
 
 #include "cpu/cpu.h"
 #include "model/model.h"
+#include "model/ptx/catalogue.h"
 #include "model/timemodel.h"
 #include "verify/harness/algos.h"
 #include "verify/harness/catalog.h"
@@ -207,6 +208,9 @@ static void print_launch(const fcase *c, size_t index, size_t k, const model_lau
     printf("\"scaled\": %s, \"correct\": %s}\n", scale > 1 ? "true" : "false", ok ? "true" : "false");
 }
 
+/* SCANLAB_PTX_DIR: the folder of the catalogue's nvcc PTX, or NULL. */
+static const char *ptx_dir;
+
 /* One case in the simulator: one line per recorded launch. */
 static bool run_sim(const verify_algo *al, const fcase *c, size_t index, inputs *in, const model_device *dev,
                     double scale)
@@ -219,8 +223,19 @@ static bool run_sim(const verify_algo *al, const fcase *c, size_t index, inputs 
     s.cfg.occupancy_device = dev;
     sl_scan_args a = {.type = c->type, .op = SL_ADD, .in = in->in, .out = in->out, .n = c->n,
                       .block = c->block, .param = c->param, .sim = &s};
+    /* with SCANLAB_PTX_DIR, the kernels run from nvcc's PTX (the PTX front
+     * end) under the same host driver: every launch must be found there */
+    unsigned long served0 = 0, missed0 = 0, served = 0, missed = 0;
+    if (ptx_dir && !model_ptx_catalogue_select(al->name, c->type == SL_I64 ? 2 : c->type == SL_F64 ? 4 : c->type == SL_F32 ? 3 : 1)) {
+        fprintf(stderr, "fidelity_run: case %zu (%s): no PTX module in %s\n", index, c->algo, ptx_dir);
+        model_stats_free(&s);
+        return false;
+    }
+    model_ptx_catalogue_counts(&served0, &missed0, NULL);
     sl_status st = al->run[SL_SIM](&a);
-    bool ok = st == SL_OK && model_findings(&s, false) == 0 && right(in, al, c);
+    model_ptx_catalogue_counts(&served, &missed, NULL);
+    bool ok = st == SL_OK && model_findings(&s, false) == 0 && right(in, al, c) && missed == missed0 &&
+              (!ptx_dir || served - served0 == s.launches);
     if (s.launches > s.nlaunch_records) {
         fprintf(stderr, "fidelity_run: case %zu (%s): %llu launches, only %d recorded\n", index, c->algo,
                 (unsigned long long)s.launches, MODEL_MAX_LAUNCH_RECORDS);
@@ -280,6 +295,17 @@ int main(int argc, char **argv)
         free(dev_text);
         return usage();
     }
+    ptx_dir = sim ? getenv("SCANLAB_PTX_DIR") : NULL;
+    if (ptx_dir && *ptx_dir) {
+        char err[1024];
+        if (model_ptx_catalogue_open(ptx_dir, err, sizeof err) != 0) {
+            fprintf(stderr, "fidelity_run: SCANLAB_PTX_DIR: %s\n", err);
+            free(dev_text);
+            return 2;
+        }
+    } else {
+        ptx_dir = NULL;
+    }
     char *text = read_file(argv[2]);
     if (!text) {
         fprintf(stderr, "fidelity_run: cannot read %s\n", argv[2]);
@@ -323,5 +349,7 @@ int main(int argc, char **argv)
     free(in.out);
     free(text);
     free(dev_text);
+    if (ptx_dir)
+        model_ptx_catalogue_close();
     return status;
 }

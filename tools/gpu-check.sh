@@ -26,6 +26,9 @@
 #                  issued, issue rate and stall reasons (tools/issue-profile.sh)
 #   gputests.log the test executables that exercise the GPU (sim against cuda
 #                bit for bit, bench --backend cuda, adversarial dispatch)
+#   ptxisa.log   the PTX instruction test set run on this GPU
+#                (ptx-isa-h100.txt) against tests/ptx/isa/h100.txt, the
+#                results the simulator is checked against
 #   sanitize-*.log compute-sanitizer's memcheck, racecheck and synccheck over
 #                every kernel of the catalogue (scanlab verify on cuda)
 #
@@ -36,8 +39,8 @@
 # The host needs MPFR/GMP/cmocka headers: tools/gpu-deps.sh unpacks them into
 # .carry/root on a Debian machine; this script points the compiler there.
 #
-#   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests verify huge bench
-#                                     gpubench experiments sass cub report fidelity
+#   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests ptxisa verify huge
+#                                     bench gpubench experiments sass cub report fidelity
 #                                     sanitize tune issue (default: build and all
 #                                     but prebuilt, tune and issue)
 #
@@ -57,7 +60,7 @@ if [ -d "$carry" ]; then
 fi
 export PATH=/usr/local/cuda/bin:$PATH
 build=$root/build-gpu
-stages=${*:-build test gputests verify huge bench gpubench experiments sass cub report fidelity sanitize}
+stages=${*:-build test gputests ptxisa verify huge bench gpubench experiments sass cub report fidelity sanitize}
 summary=$out/summary.txt
 : >"$summary"
 
@@ -111,6 +114,22 @@ do_gputests() {
         limit 240 "$build/tests/cross/test_bench_cuda" "$build/scanlab" || rc=1
     } >"$out/gputests.log" 2>&1
     return $rc
+}
+
+# The PTX instruction test set (tests/ptx/isa) on this GPU, against the
+# results recorded there (h100.txt): the simulator is checked against those,
+# so a difference means they no longer hold for this GPU and driver. Needs
+# nvcc alone, not the build.
+do_ptxisa() {
+    local bin=$build/ptx_isa_gpu res=$out/ptx-isa-h100.txt
+    mkdir -p "$build"
+    {
+        nvcc -O2 -o "$bin" "$root/tools/ptx_isa_gpu.cu" -lcuda && limit 300 "$bin" "$root/tests/ptx/isa" "$res" ||
+            return 1
+        # the first forms whose results differ, each line cut short
+        diff <(grep -v '^#' "$root/tests/ptx/isa/h100.txt") <(grep -v '^#' "$res") | cut -c1-240 | head -40
+        [ "${PIPESTATUS[0]}" -eq 0 ]
+    } >"$out/ptxisa.log" 2>&1
 }
 
 # compute-sanitizer over every kernel that runs on cuda: memcheck (device
@@ -359,6 +378,7 @@ for st in $stages; do
     build) stage build do_build || { status=1; break; } ;;
     prebuilt) stage prebuilt do_prebuilt || { status=1; break; } ;;
     gputests) stage gputests do_gputests || status=1 ;;
+    ptxisa) stage ptxisa do_ptxisa || status=1 ;;
     sanitize) stage sanitize do_sanitize || status=1 ;;
     test) stage test do_test || status=1 ;;
     verify) stage verify do_verify || status=1 ;;

@@ -8,5 +8,6 @@
 #include <scanlab/simulator.h>
 #include <scanlab/harness.h>
 #include <scanlab/exact.h>
+#include <scanlab/ptx.h>
 
 #endif

@@ -4,7 +4,10 @@
 # pkg-config's flags, against the shared and against the static library,
 # and run. Also checks that the installed headers are only the public ones.
 #
-#   install_test.sh BUILD_DIR OUTSIDE_C
+#   install_test.sh BUILD_DIR OUTSIDE_C [MORE_C...]
+#
+# Each further C file (tests/lib/outside_ptx.c) is built and run the same
+# way, against the shared library.
 #
 # CC names the C compiler; SCANLAB_OUTSIDE_FLAGS adds the flags the library
 # was built with that its users need too (sanitizers, coverage).
@@ -13,6 +16,7 @@ set -eu
 exec 2>&1
 build=$1
 src=$2
+shift 2
 cc=${CC:-cc}
 extra=${SCANLAB_OUTSIDE_FLAGS:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scanlab-install-XXXXXX")
@@ -36,7 +40,7 @@ pc() { pkg-config --define-variable=prefix="$prefix" "$@" scanlab; }
 # The public headers stand alone: nothing of the source tree is installed.
 inc=$(find "$tmp/root" -type d -path '*/include/scanlab')
 ls "$inc" | sort | tr '\n' ' ' >"$tmp/headers"
-expected="exact.h harness.h kernels.h scanlab.h simulator.h types.h "
+expected="exact.h harness.h kernels.h ptx.h scanlab.h simulator.h types.h "
 if [ "$(cat "$tmp/headers")" != "$expected" ]; then
     echo "installed headers: $(cat "$tmp/headers"), expected: $expected"
     exit 1
@@ -73,4 +77,11 @@ if ! ldd "$tmp/outside-shared" | grep -q "$libdir/libscanlab.so"; then
 fi
 step "run the static build"
 "$tmp/outside-static"
+for more in "$@"; do
+    name=$(basename "$more" .c)
+    step "compile and run $name against the shared library"
+    # shellcheck disable=SC2086
+    $cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$more" -o "$tmp/$name" $libs -lm
+    "$tmp/$name"
+done
 echo "ok: shared and static builds against the installed library"

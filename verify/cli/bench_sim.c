@@ -20,6 +20,8 @@
 #include "cuda/launch.h"
 #include "verify/formats/json.h"
 #include "model/model.h"
+#include "model/ptx/catalogue.h"
+#include "model/ptx/run.h"
 
 sl_status brent_kung_i32_add_sim(const sl_kargs *a);
 sl_status brent_kung_i32_add_plain(const sl_kargs *a);
@@ -104,6 +106,42 @@ int bench_sim(const bench_options *o)
         keep_best(&best_full, &t_full, r);
         keep_best(&best_plain, &t_plain, r);
     }
+    /* With SCANLAB_PTX_DIR (the build's tests/ptx folder): the same host
+     * driver with its kernel run from nvcc's PTX by the PTX front end, timed
+     * the same way, its output checked against the dialect run's. */
+    const char *ptx_dir = getenv("SCANLAB_PTX_DIR");
+    bench_time t_ptx = {0, 0}, best_ptx = {0, 0};
+    unsigned long long ptx_instr = 0;
+    bool ptx_ran = false;
+    if (st == SL_OK && ptx_dir && *ptx_dir) {
+        char err[1024];
+        int32_t *ref = malloc(n ? n * sizeof *ref : 1);
+        if (!ref || model_ptx_catalogue_open(ptx_dir, err, sizeof err) != 0 ||
+            !model_ptx_catalogue_select("brent-kung", 1)) {
+            fprintf(stderr, "scanlab: bench: SCANLAB_PTX_DIR: %s\n", ref ? err : "out of memory");
+            st = SL_ERR_ARG;
+        } else {
+            memcpy(ref, out, n * sizeof *ref);
+            model_stats ps;
+            for (int r = -1; r < reps && st == SL_OK; r++) {
+                model_stats_init(&ps);
+                ps.cfg.quiet = true;
+                const unsigned long long i0 = model_ptx_instructions();
+                st = timed(brent_kung_i32_add_sim, &k, &ps, &t_ptx);
+                ptx_instr = model_ptx_instructions() - i0;
+                model_stats_free(&ps);
+                if (r >= 0)
+                    keep_best(&best_ptx, &t_ptx, r);
+            }
+            if (st == SL_OK && memcmp(ref, out, n * sizeof *ref) != 0) {
+                fprintf(stderr, "scanlab: bench: the PTX run's output differs from the dialect run's\n");
+                st = SL_ERR_CHECK;
+            }
+            ptx_ran = st == SL_OK;
+        }
+        model_ptx_catalogue_close();
+        free(ref);
+    }
     const uint64_t lane_ops = full.lane_ops + full.work;
     const double rate = best_full.wall > 0 ? (double)lane_ops / best_full.wall : 0.0;
     const double rate_plain = best_plain.wall > 0 ? (double)lane_ops / best_plain.wall : 0.0;
@@ -138,6 +176,15 @@ int bench_sim(const bench_options *o)
         json_double(w, "overhead_vs_plain_cpu", overhead_cpu);
         json_double(w, "first_run_seconds", cold.wall);
         json_double(w, "first_run_cpu_seconds", cold.cpu);
+        if (ptx_ran) {
+            json_uint(w, "ptx_lane_instructions", ptx_instr);
+            json_double(w, "ptx_seconds", best_ptx.wall);
+            json_double(w, "ptx_cpu_seconds", best_ptx.cpu);
+            json_double(w, "ptx_lane_instructions_per_cpu_second", best_ptx.cpu > 0 ? ptx_instr / best_ptx.cpu : 0);
+            json_double(w, "ptx_time_vs_dialect_cpu", best_full.cpu > 0 ? best_ptx.cpu / best_full.cpu : 0);
+        } else {
+            json_null(w, "ptx_seconds");
+        }
         json_end_object(w);
     } else {
         printf("simulator speed, one core: block-level Brent-Kung scan of %zu i32 (best of %d)\n", n, reps);
@@ -149,6 +196,14 @@ int bench_sim(const bench_options *o)
                best_plain.wall, rate_plain / 1e6, best_plain.cpu, rate_plain_cpu / 1e6);
         printf("%-28s %12.2f x  %20s  %8.2f x\n", "overhead of accounting", overhead, "", overhead_cpu);
         printf("%-28s %12.3f s  %20s  %8.3f s\n", "first run, full (untimed)", cold.wall, "", cold.cpu);
+        if (ptx_ran) {
+            printf("%-28s %12.3f s  %8.1f M lane-instr/s  %6.3f s  %8.1f M lane-instr/s\n",
+                   "from nvcc's PTX", best_ptx.wall, best_ptx.wall > 0 ? ptx_instr / best_ptx.wall / 1e6 : 0,
+                   best_ptx.cpu, best_ptx.cpu > 0 ? ptx_instr / best_ptx.cpu / 1e6 : 0);
+            printf("%-28s %12.2f x  %20s  %8.2f x   (%llu lane-instructions)\n", "PTX time / dialect time",
+                   best_full.wall > 0 ? best_ptx.wall / best_full.wall : 0, "",
+                   best_full.cpu > 0 ? best_ptx.cpu / best_full.cpu : 0, ptx_instr);
+        }
     }
     model_stats_free(&full);
     model_stats_free(&plain);

@@ -7,6 +7,7 @@
 
 #include "model/model.h"
 #include "verify/cli/cli.h"
+#include "verify/cli/user_kernel.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/deadlock.h"
 #include "verify/cli/options.h"
@@ -497,4 +498,4 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
     return rc;
 }
 
-int cmd_deadlock(int argc, char **argv) { return deadlock_main(argc, argv, verify_algos, verify_algo_count); }
+int cmd_deadlock(int argc, char **argv) { return user_kernel_dispatch("deadlock", argc, argv, deadlock_main); }

@@ -14,6 +14,7 @@
 #include "verify/cli/options.h"
 #include "verify/cli/simulate.h"
 #include "verify/cli/simulate_huge.h"
+#include "verify/cli/user_kernel.h"
 #include "model/timemodel.h"
 #include "verify/formats/json.h"
 #include "verify/formats/npy.h"
@@ -662,4 +663,4 @@ int simulate_main(int argc, char **argv, const verify_algo *algos, size_t count)
     return rc;
 }
 
-int cmd_simulate(int argc, char **argv) { return simulate_main(argc, argv, verify_algos, verify_algo_count); }
+int cmd_simulate(int argc, char **argv) { return user_kernel_dispatch("simulate", argc, argv, simulate_main); }

@@ -5,6 +5,7 @@
 
 #include "model/model.h"
 #include "verify/cli/cli.h"
+#include "verify/cli/user_kernel.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/memory.h"
 #include "verify/cli/options.h"
@@ -431,7 +432,9 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
     return rc;
 }
 
-int cmd_verify(int argc, char **argv)
+static int verify_main_stdout(int argc, char **argv, const verify_algo *algos, size_t count)
 {
-    return verify_main(argc, argv, verify_algos, verify_algo_count, stdout);
+    return verify_main(argc, argv, algos, count, stdout);
 }
+
+int cmd_verify(int argc, char **argv) { return user_kernel_dispatch("verify", argc, argv, verify_main_stdout); }
