@@ -216,6 +216,10 @@ typedef enum {
 } model_verdict;
 
 #define MODEL_TRACE_MAX 256
+/* The largest grid a search takes: a state's choices (a block each) are
+ * held in arrays of MODEL_TRACE_MAX; a larger launch is refused with a
+ * limit finding. */
+#define MODEL_SEARCH_MAX_BLOCKS MODEL_TRACE_MAX
 typedef struct {
     model_verdict verdict;
     bool waiting;        /* some thread polled global memory (the kernel waits between blocks) */

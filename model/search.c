@@ -657,6 +657,15 @@ static sl_status grid_sampled(unsigned nblocks, unsigned nres, uint64_t *launch_
 
 sl_status model_search_grid(unsigned nblocks, unsigned nres, uint64_t *launch_steps, model_stats *s)
 {
+    if (nblocks > MODEL_SEARCH_MAX_BLOCKS) {
+        model_finding f;
+        memset(&f, 0, sizeof f);
+        f.kind = MODEL_FIND_LIMIT;
+        snprintf(f.text, sizeof f.text, "the schedule search takes grids of at most %u blocks; this launch has %u",
+                 (unsigned)MODEL_SEARCH_MAX_BLOCKS, nblocks);
+        model_fail(NULL, &f, SL_ERR_ARG);
+        return SL_ERR_ARG;
+    }
     free(status);
     free(slot_of);
     status = calloc(nblocks, 1);

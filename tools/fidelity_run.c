@@ -90,7 +90,7 @@ static int parse_case(char *line, fcase *c)
     int fields = sscanf(line, "%63s %15s %llu %d %d", c->algo, type, &n, &c->block, &c->param);
     if (fields <= 0)
         return 0;
-    if (fields != 5 || verify_parse_type(type, &c->type) != SL_OK || c->block < 0 || c->param < 0)
+    if (fields != 5 || verify_parse_type(type, &c->type, NULL, 0) != SL_OK || c->block < 0 || c->param < 0)
         return -1;
     c->n = (size_t)n;
     return 1;

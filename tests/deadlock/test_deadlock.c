@@ -527,6 +527,9 @@ static void test_bad_usage(void **state)
         {{"deadlock", "--algo", "lookback", "--n", "1,2", NULL}, "one size"},
         {{"deadlock", "--algo", "lookback", "--blocks", "3", "--samples", "0", NULL}, "--samples"},
         {{"deadlock", "--algo", "chained-static", "--n", "4096", "--exhaustive", NULL}, "exhaustive limit"},
+        /* 257 tiles of 32: a grid beyond what the search holds */
+        {{"deadlock", "--algo", "chained-static", "--n", "8224", "--samples", "1", NULL},
+         "has 257 blocks, beyond the 256 the search takes"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out, *err;
@@ -537,6 +540,32 @@ static void test_bad_usage(void **state)
         free(out);
         free(err);
     }
+}
+
+/* A launch beyond the blocks the search holds (MODEL_SEARCH_MAX_BLOCKS) is
+ * answered with a finding that names the limit, whatever calls the search
+ * (257 blocks overflowed its arrays of a state's choices); 256 are
+ * searched. */
+static void test_grid_beyond_the_search(void **state)
+{
+    (void)state;
+    const verify_algo *al = verify_find_algo("chained-static", false);
+    assert_non_null(al);
+    verify_deadlock_config c;
+    char why[256];
+    assert_int_equal(verify_deadlock_configure(al, 3, 2, 8224, &c, why, sizeof why), SL_OK);
+    assert_int_equal(c.blocks, 257);
+    assert_int_equal(c.most_blocks, 257);
+    model_search_result r;
+    const model_search_cfg cfg = {.progress = MODEL_PROGRESS_OBE, .samples = 1, .seed = 1};
+    assert_int_equal(verify_deadlock_search(al, &c, &cfg, &r, NULL), SL_OK);
+    assert_int_equal(r.verdict, MODEL_VERDICT_FINDING);
+    if (!strstr(r.finding, "at most 256 blocks; this launch has 257"))
+        fail_msg("finding: %s", r.finding);
+    assert_int_equal(verify_deadlock_configure(al, 3, 2, 8192, &c, why, sizeof why), SL_OK);
+    assert_int_equal(c.blocks, MODEL_SEARCH_MAX_BLOCKS);
+    assert_int_equal(verify_deadlock_search(al, &c, &cfg, &r, NULL), SL_OK);
+    assert_int_equal(r.verdict, MODEL_VERDICT_DEADLOCK); /* chained-static under obe, R < G */
 }
 
 int main(void)
@@ -555,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_barrier_divergence_reported_as_such),
         cmocka_unit_test(test_sampling),
         cmocka_unit_test(test_bad_usage),
+        cmocka_unit_test(test_grid_beyond_the_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

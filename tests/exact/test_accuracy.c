@@ -243,12 +243,14 @@ static void test_inputs(void **state)
                 assert_true(a[i] == 1.0f);
         }
         accuracy_dist back;
-        assert_int_equal(verify_accuracy_parse_dist(verify_accuracy_dist_name((accuracy_dist)d), &back),
+        assert_int_equal(verify_accuracy_parse_dist(verify_accuracy_dist_name((accuracy_dist)d), &back, NULL, 0),
                          SL_OK);
         assert_int_equal(back, d);
     }
     accuracy_dist dd;
-    assert_int_equal(verify_accuracy_parse_dist("gauss", &dd), SL_ERR_ARG);
+    char why[256];
+    assert_int_equal(verify_accuracy_parse_dist("gauss", &dd, why, sizeof why), SL_ERR_ARG);
+    assert_non_null(strstr(why, "unknown distribution 'gauss' (valid: uniform01"));
     assert_int_equal(verify_accuracy_fill(SL_I32, ACC_DIST_ONES, 1.0, seed, N, a), SL_ERR_ARG);
     assert_int_equal(verify_accuracy_fill(SL_F32, ACC_DIST_ILLCOND, 0.5, seed, N, a), SL_ERR_ARG);
     free(a);

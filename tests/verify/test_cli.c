@@ -200,6 +200,96 @@ static void lookback_default_block_follows_the_size(void **state)
     }
 }
 
+/* Each usage error is one line on stderr that names the command: "scanlab:
+ * <command>: ...", the user's value echoed with its control characters
+ * escaped (a newline in it would split the message), and said once. */
+static void usage_errors_are_one_line_naming_the_command(void **state)
+{
+    (void)state;
+    static char long_dir[5001];
+    memset(long_dir, 'd', sizeof long_dir - 1);
+    static const struct {
+        const char *args[10];
+        const char *says;
+    } cases[] = {
+        /* an option that takes a value, given twice */
+        {{"verify", "--input", "a.npy", "--input", "b.npy"}, "verify: --input given twice"},
+        {{"verify", "--algo", "sequential", "--algo", "omp-single-pass"}, "verify: --algo given twice"},
+        {{"simulate", "--algo", "brent-kung", "-o", "a.npy", "--output", "b.npy"},
+         "simulate: --output given twice"},
+        {{"accuracy", "-o", "a.npy", "-o", "b.npy"}, "accuracy: --output given twice"},
+        {{"bench", "--n", "100", "--n", "200"}, "bench: --n given twice"},
+        {{"deadlock", "--blocks", "3", "--blocks", "4"}, "deadlock: --blocks given twice"},
+        {{"report", "-o", "r1", "-o", "r2"}, "report: --output given twice"},
+        /* --pct explores schedules: verify as simulate */
+        {{"verify", "--pct", "3"}, "verify: --pct applies to an explored schedule"},
+        {{"verify", "--pct", "3", "--schedules", "1"}, "verify: --pct applies to an explored schedule"},
+        {{"simulate", "--algo", "brent-kung", "--pct", "3"}, "simulate: --pct applies to an explored schedule"},
+        /* the messages of the shared parsers name the command */
+        {{"verify", "--type", "u8"}, "verify: unknown type 'u8' (valid: i32, i64, f32, f64)"},
+        {{"verify", "--op", "mul"}, "verify: unknown operator 'mul'"},
+        {{"verify", "--backend", "gpu"}, "verify: unknown backend 'gpu'"},
+        {{"verify", "--dist", "gauss"}, "verify: unknown distribution 'gauss'"},
+        {{"accuracy", "--dist", "gauss"}, "accuracy: unknown distribution 'gauss'"},
+        {{"simulate", "--algo", "brent-kung", "--type", "u8"}, "simulate: unknown type 'u8'"},
+        {{"bench", "--op", "mul"}, "bench: unknown operator 'mul'"},
+        {{"verify", "--n", "12x"}, "verify: --n: '12x' is not a size"},
+        {{"simulate", "--algo", "brent-kung", "--n", "9..2"}, "simulate: --n: range '9..2' runs backwards"},
+        {{"accuracy", "--n", ","}, "accuracy: --n: empty list"},
+        {{"bench", "--jobs", "0"}, "bench: --jobs: '0' is not a whole number"},
+        {{"verify", "--seed", "-5"}, "verify: --seed: '-5' is not"},
+        {{"deadlock", "--samples", "x"}, "deadlock: --samples: 'x'"},
+        /* control characters of a value, escaped */
+        {{"verify", "--algo", "seq\nuential"}, "verify: unknown algorithm 'seq\\x0auential'"},
+        {{"verify", "--type", "i32\x1b[2J"}, "verify: unknown type 'i32\\x1b[2J'"},
+        {{"simulate", "--algo", "a\rb"}, "simulate: 'a\\x0db' is not an algorithm"},
+        {{"bench", "--algo", "x\ny"}, "bench: 'x\\x0ay' is not a scan"},
+        {{"verify", "--n", "1\n2"}, "verify: --n: '1\\x0a2' is not a size"},
+        {{"accuracy", "--input", "no\nsuch.npy"}, "accuracy: no\\x0asuch.npy: No such file"},
+        /* said once */
+        {{"bench", "--backend", "seq"}, "bench: cannot measure backend 'seq'"},
+        {{"report", "-o", long_dir}, "report: -o: directory name too long"},
+        /* refused before the seed line */
+        {{"bench", "--n", "2^50"}, "bench: n = 1125899906842624 would need"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *err = NULL, *out = NULL;
+        int rc = run(cases[i].args, &out, &err);
+        char want[256];
+        snprintf(want, sizeof want, "scanlab: %s", cases[i].says);
+        const char *nl = strchr(err, '\n');
+        if (rc != 2 || strncmp(err, want, strlen(want)) != 0 || !nl || nl[1] != '\0' || strstr(err, "-o: -o:"))
+            fail_msg("case %zu (%s %s): exit %d, stderr: %s", i, cases[i].args[0], cases[i].args[1], rc, err);
+        assert_string_equal(out, "");
+        free(err);
+        free(out);
+    }
+}
+
+/* Explicit types and operators: the pairs that do not exist (affine on a
+ * float) are skipped, as --op all skips them, and stderr says which; none
+ * left is a usage error. */
+static void explicit_pairs_that_do_not_exist_are_skipped(void **state)
+{
+    (void)state;
+    char *out, *err;
+    const char *args[] = {"verify", "--algo", "sequential", "--backend", "seq", "--type", "i32,f32", "--op",
+                          "add,affine", "--n", "5", "--seed", "1", "--json", NULL};
+    assert_int_equal(run(args, &out, &err), 0);
+    if (!strstr(err, "scanlab: verify: skipping affine on f32 (affine is defined on i32 and i64 only)\n"))
+        fail_msg("stderr: %s", err);
+    assert_non_null(strstr(out, "\"type\":\"i32\",\"op\":\"affine\""));
+    assert_non_null(strstr(out, "\"type\":\"f32\",\"op\":\"add\""));
+    assert_null(strstr(out, "\"type\":\"f32\",\"op\":\"affine\""));
+    free(out);
+    free(err);
+    const char *none[] = {"verify", "--type", "f32,f64", "--op", "affine", NULL};
+    assert_int_equal(run(none, &out, &err), 2);
+    assert_non_null(strstr(err, "does not apply to type 'f32'"));
+    free(out);
+    free(err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -214,6 +304,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(all_skips_what_does_not_apply),
         cmocka_unit_test(simulate_occupancy_runs_persistent_grids),
         cmocka_unit_test(lookback_default_block_follows_the_size),
+        cmocka_unit_test(usage_errors_are_one_line_naming_the_command),
+        cmocka_unit_test(explicit_pairs_that_do_not_exist_are_skipped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

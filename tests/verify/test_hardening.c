@@ -427,6 +427,97 @@ static void no_gpu_says_so(void **state)
     free(err);
 }
 
+/* Sizes whose bytes do not fit in 64 bits are refused with exit status 2
+ * before anything is allocated or mapped: n * sizeof(element) wrapped to a
+ * small number, passed the memory check and sized a buffer of a few bytes
+ * (simulate, accuracy), or a mapping of none (simulate --huge). */
+static void sizes_whose_bytes_wrap_are_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[16];
+        const char *says;
+    } cases[] = {
+        {{"simulate", "--algo", "brent-kung", "--n", "2^62", NULL}, "more than 2^64 bytes"},
+        {{"simulate", "--algo", "brent-kung", "--n", "2^61", "--type", "i64", NULL}, "more than 2^64 bytes"},
+        {{"simulate", "--algo", "pack", "--n", "2^62", NULL}, "more than 2^64 bytes"},
+        {{"accuracy", "--backend", "seq", "--algo", "sequential", "--type", "f64", "--n", "2^62", "--inputs",
+          "4", NULL},
+         "more than 2^64 bytes"},
+        {{"accuracy", "--backend", "seq,sim", "--algo", "sequential", "--type", "f64", "--n", "2^61", "--inputs",
+          "1", NULL},
+         "more than 2^64 bytes"},
+        {{"verify", "--algo", "brent-kung", "--backend", "sim", "--type", "i64", "--n", "2^61", NULL},
+         "more than 2^64 bytes"},
+        {{"bench", "--n", "2^62", "--type", "i64", NULL}, "more than 2^64 bytes"},
+        {{"simulate", "--algo", "lookback", "--huge", "--n", "2^62", NULL}, "more than 2^64 bytes"},
+        {{"simulate", "--algo", "lookback", "--huge", "--n", "2^61", "--type", "i64", NULL},
+         "more than 2^64 bytes"},
+        /* 2^62 bytes: beyond any address space of today */
+        {{"simulate", "--algo", "lookback", "--huge", "--n", "2^60", NULL}, "cannot map"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out, *err;
+        int rc = run(cases[i].args, &out, &err);
+        if (rc != 2 || !strstr(err, cases[i].says) || strchr(err, '\n') != err + strlen(err) - 1 ||
+            strcmp(out, "") != 0)
+            fail_msg("case %zu (%s %s %s %s): exit %d, stdout %s, stderr: %s", i, cases[i].args[0],
+                     cases[i].args[1], cases[i].args[2], cases[i].args[4], rc, out, err);
+        free(out);
+        free(err);
+    }
+}
+
+/* An output that is the input file, under any name, is refused before the
+ * run and the input is left as it was; simulate --huge writes no output,
+ * so -o is refused there. */
+static void output_onto_the_input_is_refused(void **state)
+{
+    (void)state;
+    char in[PATH_MAX], alias[PATH_MAX], hard[PATH_MAX], dotted[PATH_MAX];
+    snprintf(in, sizeof in, "%s", path_of("self.npy"));
+    snprintf(alias, sizeof alias, "%s", path_of("self-link.npy"));
+    snprintf(hard, sizeof hard, "%s", path_of("self-hard.npy"));
+    snprintf(dotted, sizeof dotted, "%s/./self.npy", dir);
+    write_i32_npy(in, 50);
+    assert_int_equal(symlink(in, alias), 0);
+    assert_int_equal(link(in, hard), 0);
+    const char *outs[] = {in, alias, hard, dotted};
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        char *out, *err;
+        const char *args[] = {"verify", "--input", in, "--algo", "sequential", "--backend", "seq", "--op", "add",
+                              "-o", outs[i], NULL};
+        int rc = run(args, &out, &err);
+        if (rc != 2 || !strstr(err, "is the --input file"))
+            fail_msg("-o %s: exit %d, stderr: %s", outs[i], rc, err);
+        assert_string_equal(out, "");
+        free(out);
+        free(err);
+        const char *acc[] = {"accuracy", "--input", in, "--type", "f32", "-o", outs[i], NULL};
+        assert_int_equal(run(acc, NULL, &err), 2);
+        free(err);
+    }
+    /* the input is still the input: 50 elements of i % 11 - 5 */
+    void *data;
+    sl_type t;
+    size_t n;
+    char why[VERIFY_WHY_SIZE];
+    assert_int_equal(verify_npy_read(in, &t, &data, &n, why, sizeof why), SL_OK);
+    assert_int_equal(n, 50);
+    assert_int_equal(((int32_t *)data)[12], 12 % 11 - 5);
+    free(data);
+    unlink(alias);
+    unlink(hard);
+    unlink(in);
+    char *err;
+    const char *out = path_of("huge.npy");
+    const char *huge[] = {"simulate", "--algo", "lookback", "--huge", "--n", "2^33", "-o", out, NULL};
+    assert_int_equal(run(huge, NULL, &err), 2);
+    assert_non_null(strstr(err, "--huge"));
+    assert_int_equal(access(out, F_OK), -1);
+    free(err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -442,6 +533,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(outputs_and_inputs_checked_first),
         cmocka_unit_test(interrupted_run_leaves_nothing),
         cmocka_unit_test(no_gpu_says_so),
+        cmocka_unit_test(sizes_whose_bytes_wrap_are_refused),
+        cmocka_unit_test(output_onto_the_input_is_refused),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -269,7 +269,7 @@ static void off_by_one_is_caught_and_replayed(void **state)
     assert_non_null(strstr(text, "FAILED"));
     char replay[256];
     snprintf(replay, sizeof replay,
-             "scanlab verify --algo planted-tile --backend seq --type i32 --op add --sizes %d "
+             "scanlab verify --algo planted-tile --backend seq --type i32 --op add --n %d "
              "--dist uniform --seed %s", TILE + 1, seed_s);
     const char *cmd = find_line(text, "replay: ");
     assert_non_null(cmd);

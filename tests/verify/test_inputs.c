@@ -151,12 +151,17 @@ static void distributions_apply_by_type(void **state)
     assert_int_equal(verify_fill_input(SL_I32, SL_ADD, VERIFY_DIST_NORMAL, seed, 1, x), SL_ERR_ARG);
     assert_int_equal(verify_fill_input(SL_F32, SL_AFFINE, VERIFY_DIST_NORMAL, seed, 1, x), SL_ERR_ARG);
     unsigned mask;
-    assert_int_equal(verify_parse_dist_list("small,illcond", &mask), SL_OK);
+    char why[256];
+    assert_int_equal(verify_parse_dist_list("small,illcond", &mask, why, sizeof why), SL_OK);
     assert_int_equal(mask, (1u << VERIFY_DIST_SMALL) | (1u << VERIFY_DIST_ILLCOND));
-    assert_int_equal(verify_parse_dist_list("all", &mask), SL_OK);
+    assert_int_equal(verify_parse_dist_list("all", &mask, NULL, 0), SL_OK);
     assert_int_equal(mask, (1u << VERIFY_DIST_COUNT) - 1);
-    assert_int_equal(verify_parse_dist_list("gauss", &mask), SL_ERR_ARG);
-    assert_int_equal(verify_parse_dist_list(",", &mask), SL_ERR_ARG);
+    assert_int_equal(verify_parse_dist_list("gauss", &mask, why, sizeof why), SL_ERR_ARG);
+    assert_string_equal(why, "unknown distribution 'gauss' (valid: all, uniform, small, uniform01, uniform11, "
+                             "normal, lognormal, ones, illcond; uniform and small are for integers, the others "
+                             "for floats)");
+    assert_int_equal(verify_parse_dist_list(",", &mask, why, sizeof why), SL_ERR_ARG);
+    assert_non_null(strstr(why, "unknown distribution ''"));
 }
 
 static bool contains(const size_t *v, size_t count, size_t x)

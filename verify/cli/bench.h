@@ -46,6 +46,11 @@ typedef struct {
 int bench_omp(const bench_options *o);
 /* The simulator's benchmark, where it is built (SCANLAB_BENCH_SIM). */
 int bench_sim(const bench_options *o);
+/* What each of those refuses before working (the selection, the memory of
+ * size o->n), checked for every size and kind before the seed line: 0, or
+ * 2 after one message. */
+int bench_omp_check(const bench_options *o);
+int bench_sim_check(const bench_options *o);
 /* The GPU benchmark (bench_cuda.c): a device copy, CUB and the selected
  * scans on device buffers. Returns the exit status. */
 int bench_cuda(const bench_options *o);

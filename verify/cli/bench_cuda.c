@@ -677,8 +677,9 @@ static sl_status parse_algos(const char *list, const verify_algo **out, size_t *
     for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && st == SL_OK; tok = strtok_r(NULL, ",", &save)) {
         if (strcmp(tok, "cub") == 0 || strcmp(tok, "copy") == 0)
             continue;
-        const verify_algo *a = verify_find_algo(tok, true);
+        const verify_algo *a = verify_find_algo(tok, false);
         if (!a) {
+            cli_usage_error("bench: unknown algorithm '%s' (scanlab list names them)", tok);
             st = SL_ERR_ARG;
         } else if (a->kind != SL_KIND_SCAN || !verify_algo_runs_on(a, SL_CUDA)) {
             cli_usage_error("bench: %s is not a scan that runs on cuda", tok);
@@ -709,13 +710,16 @@ int bench_cuda(const bench_options *o)
     sl_status st = parse_algos(o->algos ? o->algos : CB_DEFAULT_ALGOS, algos, &nalgos);
     if (st == SL_OK)
         st = cli_parse_size_list("--n", o->n_list ? o->n_list : CB_DEFAULT_N, &ns, &nn);
-    if (st == SL_OK)
-        st = verify_parse_type_list(o->types ? o->types : CB_DEFAULT_TYPES, &types);
-    if (st == SL_OK)
-        st = verify_parse_op_list(o->ops ? o->ops : CB_DEFAULT_OPS, &ops);
+    char why[512];
+    if (st == SL_OK && (st = verify_parse_type_list(o->types ? o->types : CB_DEFAULT_TYPES, &types, why,
+                                                    sizeof why)) != SL_OK)
+        cli_usage_error("bench: %s", why);
+    if (st == SL_OK && (st = verify_parse_op_list(o->ops ? o->ops : CB_DEFAULT_OPS, &ops, why, sizeof why)) !=
+                           SL_OK)
+        cli_usage_error("bench: %s", why);
     for (size_t k = 0; st == SL_OK && k < nn; k++)
         if (ns[k] == 0) {
-            cli_usage_error("--n: the benchmark needs at least 1 element");
+            cli_usage_error("bench: --n: the benchmark needs at least 1 element");
             st = SL_ERR_ARG;
         }
     if (st != SL_OK) {

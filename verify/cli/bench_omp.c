@@ -128,8 +128,9 @@ static int check_algos(const bench_options *o)
                  (verify_algo_runs_on(a, SL_SEQ) || verify_algo_runs_on(a, SL_OMP));
         }
         if (!ok) {
-            fprintf(stderr, "scanlab: bench: '%.*s' is not a scan that runs on seq or omp (valid:",
-                    (int)l, p);
+            char shown[256];
+            fprintf(stderr, "scanlab: bench: '%s' is not a scan that runs on seq or omp (valid:",
+                    cli_printable(p, (int)l, shown, sizeof shown));
             for (size_t i = 0; i < verify_algo_count; i++)
                 if (verify_algos[i].kind == SL_KIND_SCAN &&
                     (verify_algo_runs_on(&verify_algos[i], SL_SEQ) ||
@@ -274,18 +275,23 @@ static int measure(const bench_options *o, void *in, void *out)
     return st != SL_OK ? cli_exit_code(st) : (mismatch ? CLI_EXIT_FAILED : CLI_EXIT_OK);
 }
 
-int bench_omp(const bench_options *o)
+int bench_omp_check(const bench_options *o)
 {
-    size_t size = SL_TYPE_SIZE(o->type);
     if (check_algos(o) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
     /* input and output: measured bench --type i64 --n 2^24 --repeat 1
      * peaks at 265576 KiB, 16.2 bytes per element against the 16 counted
      * plus the fixed part */
-    if (cli_check_peak("bench", o->n, cli_peak_cpu(o->n, size, 2)) != SL_OK)
+    if (cli_check_peak("bench", o->n, cli_peak_cpu(o->n, SL_TYPE_SIZE(o->type), 2)) != SL_OK)
         return CLI_EXIT_USAGE;
     if (!SCANLAB_HAVE_OPENMP)
         return cli_usage_error("bench: this scanlab was built without OpenMP (--backend omp unavailable)");
+    return CLI_EXIT_OK;
+}
+
+int bench_omp(const bench_options *o)
+{
+    size_t size = SL_TYPE_SIZE(o->type);
     size_t bytes = (o->n * size + BENCH_ALIGN - 1) / BENCH_ALIGN * BENCH_ALIGN;
     void *in = aligned_alloc(BENCH_ALIGN, bytes), *out = aligned_alloc(BENCH_ALIGN, bytes);
     if (!in || !out) {

@@ -62,7 +62,7 @@ static void keep_best(bench_time *best, const bench_time *t, int rep)
         best->cpu = t->cpu;
 }
 
-int bench_sim(const bench_options *o)
+int bench_sim_check(const bench_options *o)
 {
     if (o->algos && strcmp(o->algos, "brent-kung") != 0)
         return cli_usage_error("bench: the sim benchmark times brent-kung (the one kernel also "
@@ -73,6 +73,12 @@ int bench_sim(const bench_options *o)
     if (cli_check_peak("bench", n, cli_peak_simulate(n * sizeof(int32_t), n * sizeof(int32_t), 0)) !=
         SL_OK)
         return CLI_EXIT_USAGE;
+    return CLI_EXIT_OK;
+}
+
+int bench_sim(const bench_options *o)
+{
+    const size_t n = o->n < ((size_t)1 << BENCH_SIM_LOG2_N) ? o->n : (size_t)1 << BENCH_SIM_LOG2_N;
     int32_t *in = malloc(n ? n * sizeof *in : 1), *out = malloc(n ? n * sizeof *out : 1);
     if (!in || !out) {
         free(in);

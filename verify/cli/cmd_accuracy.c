@@ -117,8 +117,9 @@ static int parse_dists(const char *s, plan *p)
     strcpy(buf, s);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         accuracy_dist d;
-        if (verify_accuracy_parse_dist(tok, &d) != SL_OK)
-            return CLI_EXIT_USAGE;
+        char why[512];
+        if (verify_accuracy_parse_dist(tok, &d, why, sizeof why) != SL_OK)
+            return cli_usage_error("accuracy: %s", why);
         bool dup = false;
         for (size_t i = 0; i < p->dist_count; i++)
             dup |= p->dists[i] == d;
@@ -190,10 +191,12 @@ static int read_input(const cli_args *a, plan *p)
     }
     char why[VERIFY_WHY_SIZE];
     sl_status st = verify_array_read(path, raw, &t, &p->file_data, &p->file_n, why, sizeof why);
-    if (st != SL_OK) {
+    if (st == SL_ERR_NOMEM) {
         fprintf(stderr, "scanlab: accuracy: %s\n", why);
-        return st == SL_ERR_NOMEM ? CLI_EXIT_FAILED : CLI_EXIT_USAGE;
+        return CLI_EXIT_FAILED;
     }
+    if (st != SL_OK)
+        return cli_usage_error("accuracy: %s", why);
     if (!SL_TYPE_IS_FLOAT(t))
         return cli_usage_error("accuracy: %s holds %s elements; accuracy measures f32 and f64",
                                path, verify_type_name(t));
@@ -211,9 +214,9 @@ static int read_input(const cli_args *a, plan *p)
  * input above the smaller run, against the 48 counted. */
 static uint64_t peak_bytes(const plan *p, size_t n, int inputs)
 {
-    uint64_t peak = cli_peak_cpu((uint64_t)n * (uint64_t)inputs, BYTES_PER_ELEM(8), 1);
+    uint64_t peak = cli_peak_cpu(n, BYTES_PER_ELEM(8), (uint64_t)inputs);
     if (p->backends >> SL_SIM & 1u) {
-        uint64_t sim = cli_peak_simulator((uint64_t)n * 8, (uint64_t)n * 8,
+        uint64_t sim = cli_peak_simulator(cli_bytes(n, 8), cli_bytes(n, 8),
                                           p->block ? 8u * (uint64_t)p->block : 0);
         peak = peak > UINT64_MAX - sim ? UINT64_MAX : peak + sim;
     }
@@ -258,6 +261,9 @@ static int build_plan(const cli_args *a, plan *p)
                                    clash);
         if (p->output && p->incl_kind && p->excl_kind)
             return cli_usage_error("accuracy: --output writes the prefixes of one kind: not --both");
+        if (p->output && cli_same_file(p->input, p->output))
+            return cli_usage_error("accuracy: --output %s is the --input file: writing the prefixes there "
+                                   "would replace the input", p->output);
         int rc2 = read_input(a, p);
         if (rc2 == CLI_EXIT_OK && cli_check_peak("accuracy", p->file_n, peak_bytes(p, p->file_n, 1)) != SL_OK)
             rc2 = CLI_EXIT_USAGE;

@@ -114,12 +114,12 @@ static int run_cuda(const cli_args *a, bench_options *o)
     return rc;
 }
 
+/* Everything but the sizes and kinds; o->backend is chosen. */
 static int make_options(const cli_args *a, bench_options *o)
 {
     int rc, t, op;
     unsigned types, ops;
-    if ((rc = pick_backend(a, &o->backend)) != CLI_EXIT_OK ||
-        (rc = cli_get_types(a, 1u << SL_I32, &types)) != CLI_EXIT_OK ||
+    if ((rc = cli_get_types(a, 1u << SL_I32, &types)) != CLI_EXIT_OK ||
         (rc = cli_one_of("bench", "--type", types, &t)) != CLI_EXIT_OK ||
         (rc = cli_get_ops(a, 1u << SL_ADD, &ops)) != CLI_EXIT_OK ||
         (rc = cli_one_of("bench", "--op", ops, &op)) != CLI_EXIT_OK)
@@ -140,6 +140,28 @@ static int make_options(const cli_args *a, bench_options *o)
         return CLI_EXIT_USAGE;
     o->json = a->set[OPT_JSON];
     return cli_get_seed("bench", a, &o->seed);
+}
+
+/* What the chosen backend refuses, for every size and kind: before the
+ * seed line, as every command refuses before it starts. */
+static int check_backend(bench_options *o, const size_t *sizes, size_t nsizes, bool incl, bool excl)
+{
+    int rc = CLI_EXIT_OK;
+    for (size_t i = 0; i < nsizes && rc == CLI_EXIT_OK; i++)
+        for (int k = 0; k < 2 && rc == CLI_EXIT_OK; k++) {
+            if (!(k ? excl : incl))
+                continue;
+            o->n = sizes[i];
+            o->exclusive = k;
+#ifdef SCANLAB_BENCH_SIM
+            if (o->backend == SL_SIM) {
+                rc = bench_sim_check(o);
+                continue;
+            }
+#endif
+            rc = bench_omp_check(o);
+        }
+    return rc;
 }
 
 /* One size and kind on the chosen backend. */
@@ -164,20 +186,22 @@ int cmd_bench(int argc, char **argv)
     bench_options o = {0};
     bool incl = true, excl = false;
     size_t *sizes = NULL, nsizes = 0;
-    sl_backend be;
-    if (pick_backend(&args, &be) == CLI_EXIT_OK && be == SL_CUDA) {
-        o.backend = SL_CUDA;
+    rc = pick_backend(&args, &o.backend);
+    if (rc == CLI_EXIT_OK && o.backend == SL_CUDA) {
         rc = run_cuda(&args, &o);
         cli_args_free(&args);
         return rc;
     }
-    rc = make_options(&args, &o);
+    if (rc == CLI_EXIT_OK)
+        rc = make_options(&args, &o);
     if (rc == CLI_EXIT_OK)
         rc = cli_get_kinds("bench", &args, &incl, &excl);
     if (rc == CLI_EXIT_OK)
         rc = cli_get_sizes(&args, BENCH_DEFAULT_N, o.seed, &sizes, &nsizes);
     if (rc == CLI_EXIT_OK && sizes[0] == 0)
         rc = cli_usage_error("bench: --n: the benchmark needs at least 1 element");
+    if (rc == CLI_EXIT_OK)
+        rc = check_backend(&o, sizes, nsizes, incl, excl);
     if (rc != CLI_EXIT_OK || cli_dry_run()) {
         free(sizes);
         cli_args_free(&args);

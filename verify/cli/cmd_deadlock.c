@@ -118,8 +118,10 @@ static int parse_algos(const char *s, const verify_algo *algos, size_t count, dl
             if (strcmp(algos[i].name, tok) == 0)
                 al = &algos[i];
         if (!al || !al->run[SL_SIM]) {
+            char shown[256];
             fprintf(stderr, "scanlab: deadlock: '%s' %s: the search runs the kernel in the simulator (valid:",
-                    tok, al ? "has no sim backend" : "is not an algorithm");
+                    cli_printable(tok, -1, shown, sizeof shown),
+                    al ? "has no sim backend" : "is not an algorithm");
             list_sim_algos(algos, count);
             fprintf(stderr, ")\n");
             rc = CLI_EXIT_USAGE;
@@ -385,6 +387,10 @@ static int configure_all(const dl_plan *p, verify_deadlock_config *cs, bool *exh
             fprintf(stderr, "scanlab: deadlock: %s\n", why);
             return st == SL_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
         }
+        if (cs[i].most_blocks > VERIFY_DEADLOCK_MAX_BLOCKS)
+            return cli_usage_error("deadlock: with --n %zu a launch of %s has %u blocks, beyond the %d the "
+                                   "search takes; give a smaller --n", cs[i].n, al->name, cs[i].most_blocks,
+                                   VERIFY_DEADLOCK_MAX_BLOCKS);
         const bool big = cs[i].blocks > VERIFY_DEADLOCK_MAX_EXHAUSTIVE;
         if (p->exhaustive == 1 && cs[i].waiting && big)
             return cli_usage_error("deadlock: --exhaustive: with --n %zu the launch of %s has %u blocks, beyond "

@@ -1,6 +1,7 @@
 /* scanlab simulate: run one GPU algorithm in the step-level simulator,
  * check its result against the sequential reference, print the counts and
  * what the simulator found. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,6 +301,9 @@ static sl_status alloc_buffers(const sim_plan *p, size_t n, sim_buffers *b)
     b->out_count = p->al->kind == SL_KIND_SCAN ? n : 1;
     /* applications: a count, then elements (cuda/apps/app_defs.h), sized
      * for the parameter given */
+    /* the memory check refused sizes whose bytes do not fit; none wraps here */
+    if (cli_bytes(n, es) >= SIZE_MAX)
+        return SL_ERR_NOMEM;
     b->out_bytes = app ? verify_app_out_bytes(p->al->kind, p->type, n, p->param) : b->out_count * es + 1;
     if (b->out_bytes == 0)
         return SL_ERR_ARG;
@@ -316,17 +320,35 @@ static void free_buffers(sim_buffers *b)
     free(b->ref);
 }
 
+/* Whether the buffers of a huge run of n elements of type t can be
+ * mapped: their bytes fit in 64 bits and in this process's address space
+ * (tried, and given back at once: the pages are never touched). */
+static int huge_check_size(size_t n, sl_type t)
+{
+    const uint64_t bytes = cli_bytes(n, SL_TYPE_SIZE(t));
+    if (bytes >= SIZE_MAX)
+        return cli_usage_error("simulate: --huge: n = %zu would need more than 2^64 bytes of address space",
+                               n);
+    void *in = huge_buffer((size_t)bytes), *out = huge_buffer((size_t)bytes);
+    huge_buffer_free(in, (size_t)bytes);
+    huge_buffer_free(out, (size_t)bytes);
+    if (!in || !out)
+        return cli_usage_error("simulate: --huge: n = %zu: cannot map 2 x %" PRIu64 " bytes of address "
+                               "space here", n, bytes);
+    return CLI_EXIT_OK;
+}
+
 /* A huge run (simulate_huge.c): lazily mapped buffers, the sparse input,
  * the chosen blocks, the outputs at the chosen elements. */
 static int run_huge(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
 {
-    const size_t bytes = n * SL_TYPE_SIZE(p->type);
+    const size_t bytes = n * SL_TYPE_SIZE(p->type); /* fits: huge_check_size */
     void *in = huge_buffer(bytes), *out = huge_buffer(bytes);
     if (!in || !out) {
         huge_buffer_free(in, bytes);
         huge_buffer_free(out, bytes);
-        fprintf(stderr, "scanlab: simulate: --huge: cannot map %zu bytes\n", bytes);
-        return CLI_EXIT_FAILED;
+        return cli_usage_error("simulate: --huge: n = %zu: cannot map 2 x %zu bytes of address space "
+                               "here", n, bytes);
     }
     uint64_t at[4];
     const unsigned nat = huge_positions(n, at);
@@ -487,7 +509,7 @@ static uint64_t peak_of(const sim_plan *p, size_t n)
 {
     const uint64_t es = SL_TYPE_SIZE(p->type);
     uint64_t out = SL_KIND_IS_APP(p->al->kind) ? verify_app_out_bytes(p->al->kind, p->type, n, p->param)
-                 : p->al->kind == SL_KIND_SCAN ? (uint64_t)n * es
+                 : p->al->kind == SL_KIND_SCAN ? cli_bytes(n, es)
                                                : es;
     size_t elem, cap;
     if (SL_KIND_IS_APP(p->al->kind) &&
@@ -496,7 +518,7 @@ static uint64_t peak_of(const sim_plan *p, size_t n)
     if (SL_KIND_IS_APP(p->al->kind) && out == 0)
         out = UINT64_MAX; /* too large to lay out */
     uint64_t threads = (uint64_t)p->slots * (uint64_t)(p->block ? p->block : MODEL_MAX_BLOCK_THREADS);
-    return out == UINT64_MAX ? UINT64_MAX : cli_peak_simulate((uint64_t)n * es, out, threads);
+    return out == UINT64_MAX ? UINT64_MAX : cli_peak_simulate(cli_bytes(n, es), out, threads);
 }
 
 static const verify_algo *find_sim_algo(const char *name, const verify_algo *algos, size_t count)
@@ -504,7 +526,9 @@ static const verify_algo *find_sim_algo(const char *name, const verify_algo *alg
     for (size_t i = 0; i < count; i++)
         if (strcmp(algos[i].name, name) == 0 && algos[i].run[SL_SIM])
             return &algos[i];
-    fprintf(stderr, "scanlab: simulate: '%s' is not an algorithm with a sim backend (valid:", name);
+    char shown[256];
+    fprintf(stderr, "scanlab: simulate: '%s' is not an algorithm with a sim backend (valid:",
+            cli_printable(name, -1, shown, sizeof shown));
     for (size_t i = 0; i < count; i++)
         if (algos[i].run[SL_SIM])
             fprintf(stderr, " %s", algos[i].name);
@@ -589,6 +613,9 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
     p->allow_races = a->set[OPT_ALLOW_RACES];
     p->json = a->set[OPT_JSON];
     p->output = a->val[OPT_OUTPUT];
+    if (p->output && p->huge)
+        return cli_usage_error("simulate: --output with --huge: a huge run computes a few windows of its "
+                               "output, not an array to write");
     char why[VERIFY_WHY_SIZE];
     if (p->output && verify_output_check(p->output, why, sizeof why) != SL_OK)
         return cli_usage_error("simulate: --output: %s", why);
@@ -620,9 +647,11 @@ int simulate_main(int argc, char **argv, const verify_algo *algos, size_t count)
             rc = cli_usage_error("simulate: --output writes scans and reductions; '%s' is an "
                                  "application", p.al->name);
     }
-    /* a huge run touches a few windows of its buffers, not n elements */
-    for (size_t i = 0; rc == CLI_EXIT_OK && !p.huge && i < nsizes; i++)
-        if (cli_check_peak("simulate", sizes[i], peak_of(&p, sizes[i])) != SL_OK)
+    /* a huge run touches a few windows of its buffers, not n elements, but
+     * needs their bytes in address space */
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < nsizes; i++)
+        if (p.huge ? huge_check_size(sizes[i], p.type) != CLI_EXIT_OK
+                   : cli_check_peak("simulate", sizes[i], peak_of(&p, sizes[i])) != SL_OK)
             rc = CLI_EXIT_USAGE;
     if (rc != CLI_EXIT_OK || cli_dry_run()) {
         free(sizes);

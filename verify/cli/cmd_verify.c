@@ -94,6 +94,11 @@ static int check_options(const cli_args *a)
         return cli_usage_error("verify: --coverage prints a table after the verdicts; not with --json");
     if (a->set[OPT_OUTPUT] && !a->set[OPT_INPUT])
         return cli_usage_error("verify: --output writes the scan of the --input file: give --input");
+    /* the same file under another name too (a link, ./F): the scan would
+     * replace the data it checks */
+    if (a->set[OPT_OUTPUT] && cli_same_file(a->val[OPT_INPUT], a->val[OPT_OUTPUT]))
+        return cli_usage_error("verify: --output %s is the --input file: writing the scan there would "
+                               "replace the input", a->val[OPT_OUTPUT]);
     if (a->set[OPT_INPUT]) {
         const char *clash = a->set[OPT_N] ? "--n" : a->set[OPT_DIST] ? "--dist"
                           : a->set[OPT_SEED] ? "--seed" : NULL;
@@ -131,7 +136,9 @@ static int parse_algos(const char *s, const verify_algo *algos, size_t count,
         size_t len = strcspn(p, ",");
         const verify_algo *a = find_algo(algos, count, p, len);
         if (!a) {
-            fprintf(stderr, "scanlab: verify: unknown algorithm '%.*s' (valid: all", (int)len, p);
+            char shown[256];
+            fprintf(stderr, "scanlab: verify: unknown algorithm '%s' (valid: all",
+                    cli_printable(p, (int)len, shown, sizeof shown));
             for (size_t i = 0; i < count; i++)
                 fprintf(stderr, ", %s", algos[i].name);
             fprintf(stderr, ")\n");
@@ -151,8 +158,53 @@ static int parse_algos(const char *s, const verify_algo *algos, size_t count,
     return CLI_EXIT_OK;
 }
 
-/* The explicit combinations that can never run are usage errors; the same
- * combinations reached through "all" are left out silently. */
+/* Types and operators both named: the pairs that do not exist (affine on
+ * a float) are left out, as "all" leaves them out, but said
+ * (note_skipped_pairs); a selection left with none is a usage error. */
+static bool pairs_named(const options *o)
+{
+    return ((o->type && strcmp(o->type, "all") != 0) || o->input) && o->op && strcmp(o->op, "all") != 0;
+}
+
+static int check_pairs(const verify_plan *p)
+{
+    int missing_t = -1, missing_op = -1;
+    for (int t = 0; t < SL_TYPE_COUNT; t++)
+        for (int op = 0; op < SL_OP_COUNT; op++) {
+            if (!(p->types >> t & 1u) || !(p->ops >> op & 1u))
+                continue;
+            if (SL_OP_APPLIES(op, t))
+                return CLI_EXIT_OK;
+            if (missing_t < 0) {
+                missing_t = t;
+                missing_op = op;
+            }
+        }
+    if (missing_t < 0)
+        return CLI_EXIT_OK;
+    return cli_usage_error("verify: operator '%s' does not apply to type '%s' (%s is defined on i32 and i64 "
+                           "only)", verify_op_name((sl_op)missing_op), verify_type_name((sl_type)missing_t),
+                           verify_op_name((sl_op)missing_op));
+}
+
+/* One line per operator left out for some named types, before the run. */
+static void note_skipped_pairs(const verify_plan *p)
+{
+    for (int op = 0; op < SL_OP_COUNT; op++) {
+        char types[64] = "";
+        for (int t = 0, len = 0; t < SL_TYPE_COUNT; t++)
+            if ((p->types >> t & 1u) && (p->ops >> op & 1u) && !SL_OP_APPLIES(op, t))
+                len += snprintf(types + len, sizeof types - (size_t)len, "%s%s", len ? ", " : "",
+                                verify_type_name((sl_type)t));
+        if (types[0])
+            fprintf(stderr, "scanlab: verify: skipping %s on %s (%s is defined on i32 and i64 only)\n",
+                    verify_op_name((sl_op)op), types, verify_op_name((sl_op)op));
+    }
+}
+
+/* The explicit combinations that can never run are usage errors (but the
+ * pairs of check_pairs); the same combinations reached through "all" are
+ * left out silently. */
 static int check_selection(const options *o, const verify_plan *p)
 {
     for (int b = 0; b < SL_BACKEND_COUNT; b++)
@@ -160,16 +212,10 @@ static int check_selection(const options *o, const verify_plan *p)
             return cli_usage_error("verify: backend '%s' is not built in this scanlab",
                                    verify_backend_name((sl_backend)b));
     bool type_explicit = (o->type && strcmp(o->type, "all") != 0) || o->input;
-    bool op_explicit = o->op && strcmp(o->op, "all") != 0;
     bool dist_explicit = o->dist && strcmp(o->dist, "all") != 0;
-    for (int t = 0; t < SL_TYPE_COUNT; t++)
-        for (int op = 0; op < SL_OP_COUNT; op++)
-            if (type_explicit && op_explicit && (p->types >> t & 1u) && (p->ops >> op & 1u) &&
-                !SL_OP_APPLIES(op, t))
-                return cli_usage_error("verify: operator '%s' does not apply to type '%s' (%s is "
-                                       "defined on i32 and i64 only)",
-                                       verify_op_name((sl_op)op), verify_type_name((sl_type)t),
-                                       verify_op_name((sl_op)op));
+    int rc = pairs_named(o) ? check_pairs(p) : CLI_EXIT_OK;
+    if (rc != CLI_EXIT_OK)
+        return rc;
     for (int d = 0; d < VERIFY_DIST_COUNT && dist_explicit; d++) {
         bool used = false;
         for (int t = 0; t < SL_TYPE_COUNT; t++)
@@ -212,19 +258,22 @@ static int check_selection(const options *o, const verify_plan *p)
 static int read_input(const options *o, verify_plan *p, void **data, size_t *n)
 {
     sl_type raw = SL_TYPE_COUNT, t = SL_TYPE_COUNT;
+    char why[VERIFY_WHY_SIZE];
     if (o->type) {
         if (strchr(o->type, ',') || strcmp(o->type, "all") == 0)
             return cli_usage_error("verify: with --input, --type names the one type of the file, "
                                    "not '%s'", o->type);
-        if (verify_parse_type(o->type, &raw) != SL_OK)
-            return CLI_EXIT_USAGE;
+        if (verify_parse_type(o->type, &raw, why, sizeof why) != SL_OK)
+            return cli_usage_error("verify: %s", why);
     }
-    char why[VERIFY_WHY_SIZE];
     sl_status st = verify_array_read(o->input, raw, &t, data, n, why, sizeof why);
-    if (st != SL_OK) {
-        fprintf(stderr, "scanlab: verify: %s\n", why);
-        return st == SL_ERR_NOMEM ? CLI_EXIT_FAILED : CLI_EXIT_USAGE;
+    if (st == SL_ERR_NOMEM) {
+        char shown[VERIFY_WHY_SIZE];
+        fprintf(stderr, "scanlab: verify: %s\n", cli_printable(why, -1, shown, sizeof shown));
+        return CLI_EXIT_FAILED;
     }
+    if (st != SL_OK)
+        return cli_usage_error("verify: %s", why);
     if (o->type && t != raw)
         return cli_usage_error("verify: %s holds %s elements, but --type says %s", o->input,
                                verify_type_name(t), verify_type_name(raw));
@@ -309,14 +358,14 @@ static uint64_t peak_bytes(const verify_plan *p, size_t n, bool input)
     uint64_t peak = cli_peak_cpu((uint64_t)n + 2 * VERIFY_GUARD_ELEMS, elem, copies);
     if (!(p->backends >> SL_SIM & 1u))
         return peak;
-    uint64_t out = (uint64_t)n * elem;
+    uint64_t out = cli_bytes(n, elem);
     for (size_t i = 0; i < p->algo_count; i++)
         if (p->algos[i]->run[SL_SIM] && SL_KIND_IS_APP(p->algos[i]->kind)) {
             size_t bytes = verify_app_out_bytes(p->algos[i]->kind, SL_I64, n, p->param);
             out = bytes > out ? bytes : bytes == 0 ? UINT64_MAX : out;
         }
     uint64_t sim = out == UINT64_MAX ? UINT64_MAX
-                                     : cli_peak_simulator((uint64_t)n * elem, out,
+                                     : cli_peak_simulator(cli_bytes(n, elem), out,
                                                           (uint64_t)MODEL_DEFAULT_SLOTS *
                                                               (p->block ? (uint64_t)p->block : 1024));
     return sim == UINT64_MAX || peak > UINT64_MAX - sim ? UINT64_MAX : peak + sim;
@@ -338,6 +387,10 @@ static int parse_numbers(const cli_args *a, const options *o, verify_plan *p, si
     int pct = 0;
     if (a->val[OPT_PCT] && cli_parse_int("--pct", a->val[OPT_PCT], 0, 64, &pct) != SL_OK)
         return CLI_EXIT_USAGE;
+    /* schedule 1 of each case is the default one: only K >= 2 explores */
+    if (pct && p->schedules < 2)
+        return cli_usage_error("verify: --pct applies to an explored schedule: give --schedules K "
+                               "too (K >= 2)");
     p->pct = (unsigned)pct;
     if (a->val[OPT_REPEAT] &&
         cli_parse_int("--repeat", a->val[OPT_REPEAT], 1, MAX_REPEAT, &p->repeat) != SL_OK)
@@ -390,8 +443,9 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
         rc = cli_get_types(&args, ~0u, &p.types);
     if (rc == CLI_EXIT_OK)
         rc = cli_get_ops(&args, ~0u, &p.ops);
-    if (rc == CLI_EXIT_OK && o.dist && verify_parse_dist_list(o.dist, &p.dists) != SL_OK)
-        rc = CLI_EXIT_USAGE;
+    char why[512];
+    if (rc == CLI_EXIT_OK && o.dist && verify_parse_dist_list(o.dist, &p.dists, why, sizeof why) != SL_OK)
+        rc = cli_usage_error("verify: %s", why);
     void *data = NULL, *keep = NULL;
     size_t n = 0, out_len = 0;
     bool kept = false;
@@ -410,6 +464,8 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
     if (rc == CLI_EXIT_OK)
         rc = parse_numbers(&args, &o, &p, n, &sizes);
     if (rc == CLI_EXIT_OK && !cli_dry_run()) {
+        if (pairs_named(&o))
+            note_skipped_pairs(&p);
         if (o.input)
             fprintf(stderr, "scanlab: verify: input %s (%zu elements)\n", o.input, n);
         else

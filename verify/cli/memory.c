@@ -82,6 +82,8 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
     return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
+uint64_t cli_bytes(uint64_t n, uint64_t elem) { return mul_sat(n, elem); }
+
 uint64_t cli_peak_simulator(uint64_t in_bytes, uint64_t out_bytes, uint64_t threads)
 {
     uint64_t device = add_sat(in_bytes, out_bytes);

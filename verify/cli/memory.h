@@ -15,6 +15,11 @@
  * names the one that bounds it. 0 when nothing could be read. */
 uint64_t cli_memory_available(const char **what);
 
+/* The bytes of n elements of elem bytes, or UINT64_MAX when they do not
+ * fit in 64 bits: a product that wrapped would pass the memory check and
+ * size a buffer too small (cli_check_peak refuses UINT64_MAX). */
+uint64_t cli_bytes(uint64_t n, uint64_t elem);
+
 /* Peak bytes of one simulator run of an algorithm that reads in_bytes and
  * writes out_bytes of global memory with threads resident threads at most
  * (slots x block size; 0: the default, 8 x 1024): the host's copies of

@@ -74,7 +74,8 @@ static const opt_def defs[OPT_COUNT] = {
     [OPT_HUGE] = {"huge", 0, NULL,
                   "n beyond memory, to find 32-bit index arithmetic: memory mapped lazily, only the "
                   "blocks around elements 0, 2^31, 2^32 and n - 1 run, a narrow index type into a "
-                  "larger array is a finding; add scans only, the outputs there checked exactly"},
+                  "larger array is a finding; add scans only, the outputs there checked exactly (so no "
+                  "--output)"},
     [OPT_PCT] = {"pct", 0, "D",
                  "with explored schedules: choose blocks by PCT priorities with D - 1 change points "
                  "(probabilistic concurrency testing, depth D; 0 = uniformly random, the default)"},
@@ -254,6 +255,7 @@ static int unknown(const cli_command *cmd, const char *arg)
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
 {
     memset(a, 0, sizeof *a);
+    cli_set_command(cmd->name);
     struct option longs[OPT_COUNT + NALIASES + 1];
     size_t nl = 0;
     char shorts[16] = ":";
@@ -325,6 +327,12 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
                 cli_args_free(a);
                 return unknown(cmd, argv[optind - 1]);
             }
+        }
+        /* the last value silently winning would run what the user did not
+         * mean (--input A --input B, -o A -o B) */
+        if (defs[o].value && a->set[o]) {
+            cli_args_free(a);
+            return cli_usage_error("%s: --%s given twice", cmd->name, defs[o].name);
         }
         a->set[o] = true;
         a->val[o] = defs[o].value ? optarg : NULL;
@@ -427,35 +435,37 @@ static int size_item(const char *item, uint64_t seed, size_t **v, size_t *count,
         if (dots && cli_parse_size("--n", dots + 2, &max_n) != SL_OK)
             return CLI_EXIT_USAGE;
         if (verify_default_sizes(max_n, seed, &e, &ne) != SL_OK)
-            return cli_usage_error("--n: out of memory");
+            return cli_usage_error("%s--n: out of memory", cli_command_prefix());
         bool ok = true;
         for (size_t i = 0; i < ne && ok; i++)
             ok = push(v, count, cap, e[i]);
         free(e);
-        return ok ? CLI_EXIT_OK : cli_usage_error("--n: out of memory");
+        return ok ? CLI_EXIT_OK : cli_usage_error("%s--n: out of memory", cli_command_prefix());
     }
     if (!dots) {
         size_t n;
         if (cli_parse_size("--n", item, &n) != SL_OK)
             return CLI_EXIT_USAGE;
-        return push(v, count, cap, n) ? CLI_EXIT_OK : cli_usage_error("--n: out of memory");
+        return push(v, count, cap, n) ? CLI_EXIT_OK
+                                      : cli_usage_error("%s--n: out of memory", cli_command_prefix());
     }
     char lo_s[64];
     size_t lo_len = (size_t)(dots - item), lo, hi;
     if (lo_len == 0 || lo_len >= sizeof lo_s)
-        return cli_usage_error("--n: '%s' is not a range (A..B, e.g. 2^10..2^20)", item);
+        return cli_usage_error("%s--n: '%s' is not a range (A..B, e.g. 2^10..2^20)", cli_command_prefix(),
+                               item);
     memcpy(lo_s, item, lo_len);
     lo_s[lo_len] = '\0';
     if (cli_parse_size("--n", lo_s, &lo) != SL_OK || cli_parse_size("--n", dots + 2, &hi) != SL_OK)
         return CLI_EXIT_USAGE;
     if (lo > hi)
-        return cli_usage_error("--n: range '%s' runs backwards", item);
+        return cli_usage_error("%s--n: range '%s' runs backwards", cli_command_prefix(), item);
     bool ok = push(v, count, cap, lo);
     for (size_t p = 1; p && p < hi && ok; p <<= 1)
         if (p > lo)
             ok = push(v, count, cap, p);
     ok = ok && push(v, count, cap, hi);
-    return ok ? CLI_EXIT_OK : cli_usage_error("--n: out of memory");
+    return ok ? CLI_EXIT_OK : cli_usage_error("%s--n: out of memory", cli_command_prefix());
 }
 
 int cli_get_sizes(const cli_args *a, const char *def, uint64_t seed, size_t **sizes, size_t *count)
@@ -464,7 +474,7 @@ int cli_get_sizes(const cli_args *a, const char *def, uint64_t seed, size_t **si
     char *buf = strdup(spec);
     size_t *v = NULL, n = 0, cap = 0;
     if (!buf)
-        return cli_usage_error("--n: out of memory");
+        return cli_usage_error("%s--n: out of memory", cli_command_prefix());
     int rc = CLI_EXIT_OK;
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok && rc == CLI_EXIT_OK;
@@ -472,7 +482,7 @@ int cli_get_sizes(const cli_args *a, const char *def, uint64_t seed, size_t **si
         rc = size_item(tok, seed, &v, &n, &cap);
     free(buf);
     if (rc == CLI_EXIT_OK && n == 0)
-        rc = cli_usage_error("--n: empty list");
+        rc = cli_usage_error("%s--n: empty list", cli_command_prefix());
     if (rc != CLI_EXIT_OK) {
         free(v);
         return rc;
@@ -503,17 +513,19 @@ int cli_get_kinds(const char *cmd, const cli_args *a, bool *inclusive, bool *exc
 
 int cli_get_types(const cli_args *a, unsigned def, unsigned *mask)
 {
+    char why[512];
     *mask = def;
-    if (a->val[OPT_TYPE] && verify_parse_type_list(a->val[OPT_TYPE], mask) != SL_OK)
-        return CLI_EXIT_USAGE;
+    if (a->val[OPT_TYPE] && verify_parse_type_list(a->val[OPT_TYPE], mask, why, sizeof why) != SL_OK)
+        return cli_usage_error("%s%s", cli_command_prefix(), why);
     return CLI_EXIT_OK;
 }
 
 int cli_get_ops(const cli_args *a, unsigned def, unsigned *mask)
 {
+    char why[512];
     *mask = def;
-    if (a->val[OPT_OP] && verify_parse_op_list(a->val[OPT_OP], mask) != SL_OK)
-        return CLI_EXIT_USAGE;
+    if (a->val[OPT_OP] && verify_parse_op_list(a->val[OPT_OP], mask, why, sizeof why) != SL_OK)
+        return cli_usage_error("%s%s", cli_command_prefix(), why);
     return CLI_EXIT_OK;
 }
 
@@ -532,8 +544,9 @@ int cli_get_backends(const char *cmd, const cli_args *a, unsigned def, unsigned 
     const char *s = a->val[OPT_BACKEND];
     if (!s)
         return CLI_EXIT_OK;
-    if (verify_parse_backend_list(s, mask) != SL_OK)
-        return CLI_EXIT_USAGE;
+    char why[512];
+    if (verify_parse_backend_list(s, mask, why, sizeof why) != SL_OK)
+        return cli_usage_error("%s: %s", cmd, why);
     if (strcmp(s, "all") == 0) {
         *mask &= cli_built_backends();
         return CLI_EXIT_OK;

@@ -78,16 +78,17 @@ typedef struct {
 
 /* The values given on one command line. */
 typedef struct {
-    const char *val[OPT_COUNT]; /* the value given (the last one), or NULL */
+    const char *val[OPT_COUNT]; /* the value given (once at most), or NULL */
     bool set[OPT_COUNT];        /* whether the option was given */
     char *owned[4];             /* values made from old spellings (freed by cli_args_free) */
     size_t nowned;
 } cli_args;
 
 /* Parse argv (argv[0] is the command name) against cmd's options. Old
- * spellings are taken with a note on stderr. Returns 0, or 2 after one
- * message on stderr; --help prints the command's help on stdout and sets
- * a->set[OPT_HELP] (return 0: the caller returns 0 at once). In a dry run
+ * spellings are taken with a note on stderr; an option that takes a value
+ * given twice is refused. Returns 0, or 2 after one message on stderr;
+ * --help prints the command's help on stdout and sets a->set[OPT_HELP]
+ * (return 0: the caller returns 0 at once). In a dry run
  * a command whose table does not set dry_run gets a->set[OPT_HELP] too,
  * without the help: it stops once its options are parsed. */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);

@@ -62,9 +62,12 @@ int main(int argc, char **argv)
         return finish("version", CLI_EXIT_OK);
     }
     for (size_t i = 0; i < cli_subcommand_count; i++)
-        if (strcmp(argv[1], cli_subcommands[i].name) == 0)
+        if (strcmp(argv[1], cli_subcommands[i].name) == 0) {
+            cli_set_command(cli_subcommands[i].name); /* for messages before its cli_parse too */
             return finish(cli_subcommands[i].name, cli_subcommands[i].run(argc - 1, argv + 1));
-    fprintf(stderr, "scanlab: unknown command '%s' (valid:", argv[1]);
+        }
+    char shown[256];
+    fprintf(stderr, "scanlab: unknown command '%s' (valid:", cli_printable(argv[1], -1, shown, sizeof shown));
     for (size_t i = 0; i < cli_subcommand_count; i++)
         fprintf(stderr, " %s", cli_subcommands[i].name);
     fprintf(stderr, ")\n");

@@ -299,7 +299,7 @@ static void replay(const verify_plan *p, const group *g, const task *t, char *bu
         return;
     }
     snprintf(buf, size,
-             "scanlab verify --algo %s --backend %s --type %s --op %s%s --sizes %zu --dist %s "
+             "scanlab verify --algo %s --backend %s --type %s --op %s%s --n %zu --dist %s "
              "--seed %" PRIu64 "%s",
              g->algo->name, verify_backend_name(g->backend), verify_type_name(g->type),
              verify_op_name(g->op), g->exclusive && g->algo->kind == SL_KIND_SCAN ? " --exclusive" : "",

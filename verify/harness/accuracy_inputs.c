@@ -27,17 +27,18 @@ const char *verify_accuracy_dist_name(accuracy_dist d)
     return d < ACC_DIST_COUNT ? dist_names[d] : "?";
 }
 
-sl_status verify_accuracy_parse_dist(const char *s, accuracy_dist *out)
+sl_status verify_accuracy_parse_dist(const char *s, accuracy_dist *out, char *why, size_t size)
 {
     for (int d = 0; d < ACC_DIST_COUNT; d++)
         if (strcmp(s, dist_names[d]) == 0) {
             *out = (accuracy_dist)d;
             return SL_OK;
         }
-    fprintf(stderr, "scanlab: unknown distribution '%s' (valid:", s);
-    for (int d = 0; d < ACC_DIST_COUNT; d++)
-        fprintf(stderr, " %s", dist_names[d]);
-    fprintf(stderr, ")\n");
+    char valid[160] = "";
+    for (int d = 0, at = 0; d < ACC_DIST_COUNT && at < (int)sizeof valid; d++)
+        at += snprintf(valid + at, sizeof valid - (size_t)at, " %s", dist_names[d]);
+    if (why && size)
+        snprintf(why, size, "unknown distribution '%s' (valid:%s)", s, valid);
     return SL_ERR_ARG;
 }
 

@@ -20,8 +20,9 @@ typedef enum {
 
 /* The name as --dist spells it. */
 const char *verify_accuracy_dist_name(accuracy_dist d);
-/* Parse one name; on failure print the valid names on stderr, SL_ERR_ARG. */
-sl_status verify_accuracy_parse_dist(const char *s, accuracy_dist *out);
+/* Parse one name; on failure SL_ERR_ARG with the reason, naming the valid
+ * names, in why (size bytes; NULL: none). */
+sl_status verify_accuracy_parse_dist(const char *s, accuracy_dist *out, char *why, size_t size);
 
 /* Fill out[0..n) (f32 or f64) from distribution d. cond is the condition
  * number sum |x_j| / |sum x_j| of the whole input that ACC_DIST_ILLCOND aims

@@ -1,5 +1,6 @@
 #include "verify/harness/catalog.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,23 +14,35 @@ const char *verify_type_name(sl_type t) { return t < SL_TYPE_COUNT ? type_names[
 const char *verify_op_name(sl_op op) { return op < SL_OP_COUNT ? op_names[op] : "?"; }
 const char *verify_backend_name(sl_backend b) { return b < SL_BACKEND_COUNT ? backend_names[b] : "?"; }
 
+/* The reason into why (size bytes), when given; returns SL_ERR_ARG. */
+static sl_status refuse(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static sl_status refuse(char *why, size_t size, const char *fmt, ...)
+{
+    if (why && size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, size, fmt, ap);
+        va_end(ap);
+    }
+    return SL_ERR_ARG;
+}
+
 static sl_status parse_name(const char *what, const char *s, const char *const *names, int count,
-                            int *out)
+                            int *out, char *why, size_t size)
 {
     for (int i = 0; i < count; i++)
         if (strcmp(s, names[i]) == 0) {
             *out = i;
             return SL_OK;
         }
-    fprintf(stderr, "scanlab: unknown %s '%s' (valid: ", what, s);
-    for (int i = 0; i < count; i++)
-        fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
-    fprintf(stderr, ")\n");
-    return SL_ERR_ARG;
+    char valid[128] = "";
+    for (int i = 0, len = 0; i < count && len < (int)sizeof valid; i++)
+        len += snprintf(valid + len, sizeof valid - (size_t)len, "%s%s", i ? ", " : "", names[i]);
+    return refuse(why, size, "unknown %s '%s' (valid: %s)", what, s, valid);
 }
 
 static sl_status parse_list(const char *what, const char *s, const char *const *names, int count,
-                            unsigned *mask)
+                            unsigned *mask, char *why, size_t size)
 {
     *mask = 0;
     if (strcmp(s, "all") == 0) {
@@ -37,63 +50,59 @@ static sl_status parse_list(const char *what, const char *s, const char *const *
         return SL_OK;
     }
     char buf[256];
-    if (strlen(s) >= sizeof buf) {
-        fprintf(stderr, "scanlab: %s list too long\n", what);
-        return SL_ERR_ARG;
-    }
+    if (strlen(s) >= sizeof buf)
+        return refuse(why, size, "%s list too long", what);
     strcpy(buf, s);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int v;
-        sl_status st = parse_name(what, tok, names, count, &v);
+        sl_status st = parse_name(what, tok, names, count, &v, why, size);
         if (st != SL_OK)
             return st;
         *mask |= 1u << v;
     }
-    if (*mask == 0) {
-        fprintf(stderr, "scanlab: empty %s list\n", what);
-        return SL_ERR_ARG;
-    }
+    if (*mask == 0)
+        return refuse(why, size, "empty %s list", what);
     return SL_OK;
 }
 
-sl_status verify_parse_type(const char *s, sl_type *out)
+sl_status verify_parse_type(const char *s, sl_type *out, char *why, size_t size)
 {
     int v = 0;
-    sl_status st = parse_name("type", s, type_names, SL_TYPE_COUNT, &v);
+    sl_status st = parse_name("type", s, type_names, SL_TYPE_COUNT, &v, why, size);
     *out = (sl_type)v;
     return st;
 }
 
-sl_status verify_parse_op(const char *s, sl_op *out)
+sl_status verify_parse_op(const char *s, sl_op *out, char *why, size_t size)
 {
     int v = 0;
-    sl_status st = parse_name("operator", s, op_names, SL_OP_COUNT, &v);
+    sl_status st = parse_name("operator", s, op_names, SL_OP_COUNT, &v, why, size);
     *out = (sl_op)v;
     return st;
 }
 
-sl_status verify_parse_backend(const char *s, sl_backend *out)
+sl_status verify_parse_backend(const char *s, sl_backend *out, char *why, size_t size)
 {
     int v = 0;
-    sl_status st = parse_name("backend", s, backend_names, SL_BACKEND_COUNT, &v);
+    sl_status st = parse_name("backend", s, backend_names, SL_BACKEND_COUNT, &v, why, size);
     *out = (sl_backend)v;
     return st;
 }
 
-sl_status verify_parse_type_list(const char *s, unsigned *mask)
+sl_status verify_parse_type_list(const char *s, unsigned *mask, char *why, size_t size)
 {
-    return parse_list("type", s, type_names, SL_TYPE_COUNT, mask);
+    return parse_list("type", s, type_names, SL_TYPE_COUNT, mask, why, size);
 }
 
-sl_status verify_parse_op_list(const char *s, unsigned *mask)
+sl_status verify_parse_op_list(const char *s, unsigned *mask, char *why, size_t size)
 {
-    return parse_list("operator", s, op_names, SL_OP_COUNT, mask);
+    return parse_list("operator", s, op_names, SL_OP_COUNT, mask, why, size);
 }
 
-sl_status verify_parse_backend_list(const char *s, unsigned *mask)
+sl_status verify_parse_backend_list(const char *s, unsigned *mask, char *why, size_t size)
 {
-    return parse_list("backend", s, backend_names, SL_BACKEND_COUNT, mask);
+    return parse_list("backend", s, backend_names, SL_BACKEND_COUNT, mask, why, size);
 }
 
 bool verify_backend_built(sl_backend b)

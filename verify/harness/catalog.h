@@ -14,17 +14,17 @@ const char *verify_type_name(sl_type t);      /* "i32", ... */
 const char *verify_op_name(sl_op op);         /* "add", ... */
 const char *verify_backend_name(sl_backend b); /* "seq", ... */
 
-/* Parse one name; on failure print to stderr which names are valid and
- * return SL_ERR_ARG. */
-sl_status verify_parse_type(const char *s, sl_type *out);
-sl_status verify_parse_op(const char *s, sl_op *out);
-sl_status verify_parse_backend(const char *s, sl_backend *out);
+/* Parse one name; on failure return SL_ERR_ARG with the reason, naming
+ * the valid names, in why (size bytes; NULL: none). */
+sl_status verify_parse_type(const char *s, sl_type *out, char *why, size_t size);
+sl_status verify_parse_op(const char *s, sl_op *out, char *why, size_t size);
+sl_status verify_parse_backend(const char *s, sl_backend *out, char *why, size_t size);
 
 /* Parse a comma-separated list into a bit mask (1u << value). "all" selects
- * every entry. */
-sl_status verify_parse_type_list(const char *s, unsigned *mask);
-sl_status verify_parse_op_list(const char *s, unsigned *mask);
-sl_status verify_parse_backend_list(const char *s, unsigned *mask);
+ * every entry. Refusals as above. */
+sl_status verify_parse_type_list(const char *s, unsigned *mask, char *why, size_t size);
+sl_status verify_parse_op_list(const char *s, unsigned *mask, char *why, size_t size);
+sl_status verify_parse_backend_list(const char *s, unsigned *mask, char *why, size_t size);
 
 /* Whether the backend was compiled into this build (cuda may be absent). */
 bool verify_backend_built(sl_backend b);

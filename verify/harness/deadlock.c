@@ -114,6 +114,9 @@ static trial_kind trial(const verify_algo *al, verify_deadlock_config *c, sl_sta
         }
         c->waiting = s.global_polls > 0;
         c->blocks = s.launch[pick].blocks;
+        c->most_blocks = 0;
+        for (size_t i = 0; i < s.nlaunch_records; i++)
+            c->most_blocks = s.launch[i].blocks > c->most_blocks ? s.launch[i].blocks : c->most_blocks;
         c->threads = s.launch[pick].threads_per_block;
         c->kernel = s.launch[pick].name;
         c->launches = (unsigned)s.launches;

@@ -19,8 +19,9 @@
 #define VERIFY_DEADLOCK_AUTO_EXHAUSTIVE 8
 /* Random schedules of a sampled search when none are asked for. */
 #define VERIFY_DEADLOCK_DEFAULT_SAMPLES 100
-/* The largest grid the command takes (a sampled search). */
-#define VERIFY_DEADLOCK_MAX_BLOCKS 256
+/* The largest grid the command takes (a sampled search): the most the
+ * search holds (a choice per block at a state: model_search_run). */
+#define VERIFY_DEADLOCK_MAX_BLOCKS MODEL_SEARCH_MAX_BLOCKS
 
 /* The configuration a search runs. */
 typedef struct {
@@ -31,6 +32,7 @@ typedef struct {
     /* from the trial run */
     bool waiting;        /* some launch polls global memory */
     unsigned blocks;     /* blocks of the explored launch: the first that waits, else the largest */
+    unsigned most_blocks; /* blocks of the largest launch (the search takes every launch's turns) */
     unsigned threads;    /* its threads per block */
     unsigned launches;   /* launches of one run */
     const char *kernel;  /* its kernel's name */

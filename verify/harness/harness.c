@@ -175,6 +175,10 @@ static sl_status alloc_buffers(const verify_case *c, size_t len, buffers *b)
     size_t ref_len = c->n > len ? c->n : len;
     if (ref_len == 0)
         ref_len = 1;
+    /* bytes beyond a size_t would wrap to a buffer too small (elements
+     * are 8 bytes at most, as abs_prefix's are) */
+    if (ref_len > SIZE_MAX / 8 - 2 * VERIFY_GUARD_ELEMS)
+        return SL_ERR_ARG;
     b->in = alloc(c->n * es);
     b->in_copy = alloc(c->n * es);
     b->ref = alloc(ref_len * es);
@@ -350,7 +354,7 @@ static sl_status run_app_case(const verify_case *c, const case_io *io, verify_ca
         return SL_ERR_UNSUPPORTED;
     r->value_type = c->algo->kind == SL_KIND_PACK ? SL_I64 : c->type;
     b.out_bytes = verify_app_out_bytes(c->algo->kind, c->type, c->n, c->param);
-    if (b.out_bytes == 0)
+    if (b.out_bytes == 0 || b.out_bytes > SIZE_MAX - 2 * g || c->n > SIZE_MAX / es)
         return SL_ERR_NOMEM;
     b.in_bytes = c->n * es;
     b.in = alloc(b.in_bytes);

@@ -33,8 +33,10 @@ verify_dist verify_default_dist(sl_type t)
     return SL_TYPE_IS_FLOAT(t) ? VERIFY_DIST_UNIFORM11 : VERIFY_DIST_UNIFORM;
 }
 
-sl_status verify_parse_dist_list(const char *s, unsigned *mask)
+sl_status verify_parse_dist_list(const char *s, unsigned *mask, char *why, size_t size)
 {
+    if (!why)
+        size = 0;
     *mask = 0;
     if (strcmp(s, "all") == 0) {
         *mask = (1u << VERIFY_DIST_COUNT) - 1;
@@ -48,10 +50,11 @@ sl_status verify_parse_dist_list(const char *s, unsigned *mask)
             if (strlen(dist_names[d]) == len && strncmp(p, dist_names[d], len) == 0)
                 found = d;
         if (found < 0) {
-            fprintf(stderr, "scanlab: unknown distribution '%.*s' (valid: all", (int)len, p);
-            for (int d = 0; d < VERIFY_DIST_COUNT; d++)
-                fprintf(stderr, ", %s", dist_names[d]);
-            fprintf(stderr, "; uniform and small are for integers, the others for floats)\n");
+            char valid[160] = "all";
+            for (int d = 0, at = 3; d < VERIFY_DIST_COUNT && at < (int)sizeof valid; d++)
+                at += snprintf(valid + at, sizeof valid - (size_t)at, ", %s", dist_names[d]);
+            snprintf(why, size, "unknown distribution '%.*s' (valid: %s; uniform and small are for "
+                     "integers, the others for floats)", (int)len, p, valid);
             return SL_ERR_ARG;
         }
         *mask |= 1u << found;
@@ -60,7 +63,7 @@ sl_status verify_parse_dist_list(const char *s, unsigned *mask)
             p++;
     }
     if (*mask == 0) {
-        fprintf(stderr, "scanlab: empty distribution list\n");
+        snprintf(why, size, "empty distribution list");
         return SL_ERR_ARG;
     }
     return SL_OK;

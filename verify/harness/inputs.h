@@ -30,8 +30,9 @@ bool verify_dist_applies(verify_dist d, sl_type t);
 /* The distribution used for type t when --dist is not given. */
 verify_dist verify_default_dist(sl_type t);
 /* Parse a comma-separated list of names (or "all") into a mask
- * (1u << dist); on failure print the valid names and return SL_ERR_ARG. */
-sl_status verify_parse_dist_list(const char *s, unsigned *mask);
+ * (1u << dist); on failure return SL_ERR_ARG with the reason, naming the
+ * valid names, in why (size bytes; NULL: none). */
+sl_status verify_parse_dist_list(const char *s, unsigned *mask, char *why, size_t size);
 
 /* Fill out[0..n) with elements of type t for operator op drawn from
  * distribution d. affine gets valid map encodings (odd multipliers, so the

@@ -107,11 +107,11 @@ sl_status report_dir_claim(report_dir *d, const char *path, char *why, size_t si
     while (len > 1 && path[len - 1] == '/')
         len--;
     if (len == 0) {
-        say(why, size, "-o: empty directory name");
+        say(why, size, "empty directory name");
         return SL_ERR_ARG;
     }
     if (len + sizeof "/" REPORT_LOCK + 16 > sizeof d->dir) {
-        say(why, size, "-o: directory name too long");
+        say(why, size, "directory name too long");
         return SL_ERR_ARG;
     }
     memcpy(d->dir, path, len);
