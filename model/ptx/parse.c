@@ -1915,7 +1915,8 @@ static void module(parser *p)
         if (t.kind == PTX_TOK_EOF)
             break;
         if (t.kind != PTX_TOK_DIRECTIVE)
-            fail(p, t.line, p->seen_version ? "expected a directive, found '%.*s'" : "not PTX: no .version before '%.*s'",
+            fail(p, t.line,
+                 p->seen_version ? "expected a directive, found '%.*s'" : "not PTX: no .version before '%.*s'",
                  (int)(t.len > 40 ? 40 : t.len), t.s);
         if (!p->seen_version && !ptx_tok_is(&t, ".version"))
             fail(p, t.line, "not PTX: no .version before '%.*s'", (int)(t.len > 40 ? 40 : t.len), t.s);

@@ -198,7 +198,7 @@ typedef struct {
     int32_t func;    /* the function it belongs to; -1: module scope */
     uint64_t size;   /* bytes (0 for an unsized .extern array) */
     uint32_t align;
-    uint64_t offset; /* _PARAM: offset in its function's parameter area (or local params area); _LOCAL: in the frame's local area */
+    uint64_t offset; /* _PARAM: offset in its function's parameter area; _LOCAL: in the frame's .local area */
     bool is_func_param; /* a parameter of its function (else a .param declared in its body) */
     bool is_return;     /* a .func's return parameter */
     unsigned char *init; /* initial bytes (size of them), or NULL: zero */

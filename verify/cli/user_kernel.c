@@ -78,13 +78,13 @@ static int compile_cu(const char *src, const char *arch, char *ptx, size_t ptx_s
 {
     const char *nvcc = find_nvcc();
     if (!nvcc)
-        return cli_usage_error("--kernel %s: nvcc not found (set NVCC, put it on PATH, or give the .ptx that "
-                               "'nvcc -ptx -lineinfo' writes)", src);
+        return cli_usage_error("%s--kernel %s: nvcc not found (set NVCC, put it on PATH, or give the .ptx that "
+                               "'nvcc -ptx -lineinfo' writes)", cli_command_prefix(), src);
     const char *tmp = getenv("TMPDIR");
     snprintf(ptx, ptx_size, "%s/scanlab-kernel-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     const int fd = mkstemp(ptx);
     if (fd < 0)
-        return cli_usage_error("--kernel %s: cannot make a temporary file in %s: %s", src,
+        return cli_usage_error("%s--kernel %s: cannot make a temporary file in %s: %s", cli_command_prefix(), src,
                                tmp && *tmp ? tmp : "/tmp", strerror(errno));
     close(fd);
     char archopt[64];
@@ -95,13 +95,14 @@ static int compile_cu(const char *src, const char *arch, char *ptx, size_t ptx_s
     const int err = posix_spawn(&pid, nvcc, NULL, NULL, args, environ);
     if (err != 0) {
         unlink(ptx);
-        return cli_usage_error("--kernel %s: cannot run %s: %s", src, nvcc, strerror(err));
+        return cli_usage_error("%s--kernel %s: cannot run %s: %s", cli_command_prefix(), src, nvcc, strerror(err));
     }
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         unlink(ptx);
-        return cli_usage_error("--kernel %s: nvcc could not compile it (its messages are above)", src);
+        return cli_usage_error("%s--kernel %s: nvcc could not compile it (its messages are above)",
+                               cli_command_prefix(), src);
     }
     return CLI_EXIT_OK;
 }
@@ -127,16 +128,17 @@ static int check_signature(void)
     if (why) {
         char what[96];
         snprintf(what, sizeof what, why, np);
-        return cli_usage_error("--entry %s: the kernel's signature must be (const T *in, T *out, N n) or (const "
-                               "T *in, T *out, N n, void *scratch), but %s",
+        return cli_usage_error("%s--entry %s: the kernel's signature must be (const T *in, T *out, N n) or (const "
+                               "T *in, T *out, N n, void *scratch), but %s", cli_command_prefix(),
                                uk.val[UK_ENTRY], what);
     }
     uk.has_scratch = np == 4;
     if (uk.has_scratch && !uk.val[UK_SCRATCH])
-        return cli_usage_error("--entry %s takes scratch memory (a fourth parameter): give --scratch BYTES, an "
-                               "expression of n", uk.val[UK_ENTRY]);
+        return cli_usage_error("%s--entry %s takes scratch memory (a fourth parameter): give --scratch BYTES, an "
+                               "expression of n", cli_command_prefix(), uk.val[UK_ENTRY]);
     if (!uk.has_scratch && uk.val[UK_SCRATCH])
-        return cli_usage_error("--scratch: --entry %s takes no fourth parameter for it", uk.val[UK_ENTRY]);
+        return cli_usage_error("%s--scratch: --entry %s takes no fourth parameter for it", cli_command_prefix(),
+                               uk.val[UK_ENTRY]);
     return CLI_EXIT_OK;
 }
 
@@ -147,7 +149,8 @@ static int load(void)
     char err[1024] = "", tmp[4096] = "";
     struct stat sb;
     if (stat(file, &sb) != 0 || !S_ISREG(sb.st_mode))
-        return cli_usage_error("--kernel %s: %s", file, stat(file, &sb) != 0 ? strerror(errno) : "not a file");
+        return cli_usage_error("%s--kernel %s: %s", cli_command_prefix(), file,
+                               stat(file, &sb) != 0 ? strerror(errno) : "not a file");
     const char *ptx = file;
     if (ends_with(file, ".cu")) {
         const char *arch = uk.val[UK_ARCH] ? uk.val[UK_ARCH] : "sm_90";
@@ -156,7 +159,8 @@ static int load(void)
             return rc;
         ptx = tmp;
     } else if (uk.val[UK_ARCH]) {
-        return cli_usage_error("--arch applies to a .cu (it is passed to nvcc); %s is PTX", file);
+        return cli_usage_error("%s--arch applies to a .cu (it is passed to nvcc); %s is PTX", cli_command_prefix(),
+                               file);
     }
     uk.m = model_ptx_load_file(ptx, err, sizeof err);
     if (*tmp)
@@ -185,7 +189,7 @@ static sl_status eval(int which, const char *def, size_t n, int block, int64_t *
         s = expr;
     }
     if (verify_expr_eval(s, (int64_t)n, out, why, sizeof why) != SL_OK) {
-        fprintf(stderr, "scanlab: --%s: %s\n", uk_names[which], why);
+        fprintf(stderr, "scanlab: %s--%s: %s\n", cli_command_prefix(), uk_names[which], why);
         return SL_ERR_ARG;
     }
     return SL_OK;
@@ -202,12 +206,14 @@ static sl_status run_sim(const sl_scan_args *a)
         return SL_ERR_ARG;
     if (grid < 0 || grid > INT32_MAX || shared < 0 || shared > (int64_t)MODEL_MAX_SHARED_LIMIT || scratch < 0 ||
         scratch > ((int64_t)1 << 40)) {
-        fprintf(stderr, "scanlab: at n = %zu: grid %lld, shared %lld, scratch %lld bytes: out of range\n", a->n,
+        fprintf(stderr, "scanlab: %s--kernel at n = %zu: grid %lld, shared %lld, scratch %lld bytes: out of range\n",
+                cli_command_prefix(), a->n,
                 (long long)grid, (long long)shared, (long long)scratch);
         return SL_ERR_ARG;
     }
     if (uk.n_bytes < 8 && a->n >> (8 * uk.n_bytes - 1)) {
-        fprintf(stderr, "scanlab: n = %zu does not fit the kernel's %u-byte size parameter\n", a->n, uk.n_bytes);
+        fprintf(stderr, "scanlab: %s--kernel: n = %zu does not fit the kernel's %u-byte size parameter\n",
+                cli_command_prefix(), a->n, uk.n_bytes);
         return SL_ERR_ARG;
     }
     const size_t out_count = a->n;
@@ -233,7 +239,8 @@ static sl_status run_sim(const sl_scan_args *a)
             if (st == SL_ERR_ARG && *err)
                 fprintf(stderr, "%s\n", err);
         } else if (a->n > 0) {
-            fprintf(stderr, "scanlab: at n = %zu the grid expression gives no blocks\n", a->n);
+            fprintf(stderr, "scanlab: %s--kernel: at n = %zu the grid expression gives no blocks\n",
+                    cli_command_prefix(), a->n);
             st = SL_ERR_ARG;
         }
         model_dev_copy(a->out, dout, out_count * es);
@@ -278,6 +285,7 @@ static bool given(int argc, char **argv, const char *name)
 
 int user_kernel_dispatch(const char *cmd, int argc, char **argv, user_kernel_main_fn main_fn)
 {
+    cli_set_command(cmd);
     bool any = false;
     for (int k = 0; k < UK_COUNT; k++)
         any |= given(argc, argv, uk_names[k]);
@@ -334,7 +342,9 @@ int user_kernel_dispatch(const char *cmd, int argc, char **argv, user_kernel_mai
     /* the kernel fixes its type and operator: one of each to check against */
     for (int i = 1; rc == CLI_EXIT_OK && i < argc; i++) {
         const char *v = NULL;
-        const char *opt = match_opt(argc, argv, i, "type", &v) ? "--type" : match_opt(argc, argv, i, "op", &v) ? "--op" : NULL;
+        const char *opt = match_opt(argc, argv, i, "type", &v) ? "--type"
+                          : match_opt(argc, argv, i, "op", &v) ? "--op"
+                                                                : NULL;
         if (opt && v && (strchr(v, ',') || strcmp(v, "all") == 0))
             rc = cli_usage_error("%s: %s %s: a kernel has one type and one operator; name the one it computes", cmd,
                                  opt, v);
