@@ -640,59 +640,50 @@ static void rmw_store(mthread *t, const malloc_t *al, void *p, uintptr_t addr, s
         model_weak_store(t, addr, size, ob, nb, &rel);
 }
 
-uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t a, uint64_t b,
-                      model_site *site)
+/* The dialect's atomics as a read-modify-write of GPU scope. */
+typedef struct {
+    int kind, is_unsigned;
+    size_t size;
+    uint64_t a, b;
+} dialect_rmw;
+
+static int dialect_new_value(uint64_t old, uint64_t *nv, const void *ctx)
 {
-    mthread *t = (mthread *)model_cur;
-    site_first_use(site, size, MODEL_RD | MODEL_ATOMIC);
-    uintptr_t addr;
-    const malloc_t *al = checked(t, p, 0, size, site, &addr);
-    /* recorded for the warp's accounting before the thread parks, with the
-     * lanes that reached the same point in this sweep */
-    if (model_L.accounting)
-        trace_push(t, site, addr);
-    spin_point(t, addr, site);
-    if (model_L.abort)
-        return 0;
-    /* a read-modify-write reads the newest value of the location */
-    const uint64_t mask = size == 4 ? UINT64_C(0xffffffff) : ~UINT64_C(0);
-    uint64_t old = load_bits(p, size), nv = old;
-    switch (kind) {
+    const dialect_rmw *r = ctx;
+    const size_t size = r->size;
+    const uint64_t mask = size == 4 ? UINT64_C(0xffffffff) : ~UINT64_C(0), a = r->a;
+    *nv = old;
+    switch (r->kind) {
     case MODEL_AT_ADD:
-        nv = old + a;
+        *nv = old + a;
         break;
     case MODEL_AT_MAX:
     case MODEL_AT_MIN: {
-        bool greater = is_unsigned ? (a & mask) > old : (int64_t)sext(a & mask, size) > (int64_t)sext(old, size);
-        bool less = is_unsigned ? (a & mask) < old : (int64_t)sext(a & mask, size) < (int64_t)sext(old, size);
-        if ((kind == MODEL_AT_MAX && greater) || (kind == MODEL_AT_MIN && less))
-            nv = a;
+        bool greater = r->is_unsigned ? (a & mask) > old : (int64_t)sext(a & mask, size) > (int64_t)sext(old, size);
+        bool less = r->is_unsigned ? (a & mask) < old : (int64_t)sext(a & mask, size) < (int64_t)sext(old, size);
+        if ((r->kind == MODEL_AT_MAX && greater) || (r->kind == MODEL_AT_MIN && less))
+            *nv = a;
         break;
     }
     case MODEL_AT_CAS:
         if (old == (a & mask))
-            nv = b;
+            *nv = r->b;
         break;
     case MODEL_AT_EXCH:
-        nv = a;
+        *nv = a;
         break;
     default:
         break;
     }
-    nv &= mask;
-    const int akind = MODEL_ATOMIC | (nv != old ? MODEL_WR : MODEL_RD);
-    if (model_L.accounting) {
-        model_shadow_catch_up(t);
-        model_shadow_access(t, addr, (uint32_t)size, akind, MODEL_SCOPE_GPU, site);
-    }
-    if (!al->shared) {
-        /* what the atomic read synchronises like a relaxed load */
-        const mrel seen = model_weak_newest(t, addr, size);
-        model_hb_read(t, MODEL_ATOMIC, &seen);
-    }
-    if (nv != old)
-        rmw_store(t, al, p, addr, size, old, nv, MODEL_ATOMIC);
-    return old;
+    *nv &= mask;
+    return 1;
+}
+
+uint64_t model_atomic(int kind, void *p, size_t size, int is_unsigned, uint64_t a, uint64_t b,
+                      model_site *site)
+{
+    const dialect_rmw r = {kind, is_unsigned, size, a, b};
+    return model_rmw(p, size, MODEL_ATOMIC, dialect_new_value, &r, site);
 }
 
 uint64_t model_rmw(void *p, size_t size, int kind, model_rmw_fn new_value, const void *ctx, model_site *site)

@@ -712,8 +712,6 @@ static uint32_t add_regs(parser *p, uint32_t count, ptx_type t)
     if (n > (UINT32_C(1) << 24))
         fail(p, p->tok.line, "too many registers");
     f->reg_names = grow(p, f->reg_names, &p->cap_regs, (size_t)n, sizeof *f->reg_names);
-    size_t cap = p->cap_regs;
-    (void)cap;
     uint8_t *types = realloc(f->reg_type, p->cap_regs);
     if (!types)
         oom(p);
@@ -1040,8 +1038,6 @@ static bool apply_modifier(ptx_insn *in, const char *s, size_t n, int *ntypes, b
         in->flags |= PTX_F_ABS;
         return true;
     }
-    if (op == PTX_I_fence && mod_is(s, n, "sc"))
-        return true;
     /* a type */
     if (n + 1 < 16) {
         char buf[16];
