@@ -143,8 +143,12 @@ def json_runs(out):
     return [doc] if isinstance(doc, dict) else None
 
 
-def kernel_args(ptx, entry, block, grid=None, n=None, type_="i32", scratch=None, extra=()):
+def kernel_args(ptx, entry, block, grid=None, n=None, type_="i32", scratch=None, extra=(), args=None, shared=None):
     a = ["--kernel", kpath(ptx), "--entry", entry, "--block", str(block)]
+    if args is not None:
+        a += ["--args", args]
+    if shared is not None:
+        a += ["--shared", str(shared)]
     if grid is not None:
         a += ["--grid", str(grid)]
     if scratch is not None:
@@ -276,6 +280,15 @@ CLEAN = [
     ("chained_scan_fenced: chained scan with both fences is clean",
      kernel_args("lookback_nofence.ptx", "chained_scan_fenced", 256, scratch=SCRATCH_LOOKBACK,
                  n="1,256,1000,1024,3000,4096")),
+    ("gems prescan: (out, in, n) by --args, exclusive, is clean",
+     kernel_args("gems_prescan.ptx", "prescan", 128, grid=1, n="1,100,255,256", args="out,in,n", shared=1024,
+                 extra=["--exclusive"])),
+    ("samples shfl_scan_test: in place, (data, width, partial_sums) by --args, is clean",
+     kernel_args("samples_shfl_scan.ptx", "_Z14shfl_scan_testPiiS_", 256, grid=1, n="256", args="inout,32,0",
+                 shared=32)),
+    ("samples shfl_scan_test at 1024 threads: its (1 << 32) - 1 mask, as nvcc compiles it, is clean",
+     kernel_args("samples_shfl_scan.ptx", "_Z14shfl_scan_testPiiS_", 1024, grid=1, n="1024", args="inout,32,0",
+                 shared=128)),
     ("chained_scan_counter: chained scan with a __device__ ticket counter is clean (several launches)",
      kernel_args("chained_counter.ptx", "chained_scan_counter", 256, scratch=SCRATCH_COUNTER,
                  n="1,255,256,1000,4096")),
@@ -395,6 +408,20 @@ def _():
     return "; ".join(got)
 
 
+@case("gems prescan_nosync: race in the down-sweep at a line marked RACE")
+def _():
+    expect_finding(kernel_args("gems_prescan.ptx", "prescan_nosync", 128, grid=1, n="256", args="out,in,n",
+                               shared=1024, extra=["--exclusive"]),
+                   "race", "gems_prescan.cu", "// RACE")
+
+
+@case("samples shfl_scan_test at n = 200 (not a multiple of the block): out of bounds at the marked line")
+def _():
+    expect_finding(kernel_args("samples_shfl_scan.ptx", "_Z14shfl_scan_testPiiS_", 256, grid=1, n="200",
+                               args="inout,32,0", shared=32),
+                   "out_of_bounds", "samples_shfl_scan.cu", "BUG: out of bounds")
+
+
 # -- bad input: exit 2, one line on stderr
 @case("bad input: PTX that does not parse")
 def _():
@@ -424,6 +451,24 @@ def _():
 @case("bad input: a kernel whose signature does not match")
 def _():
     expect_bad_input(kernel_args("bad_signature.ptx", "scan_in_place", 256, grid=1, n="16"), ["signature"])
+
+
+@case("bad input: --args naming fewer parameters than the kernel takes")
+def _():
+    expect_bad_input(kernel_args("samples_shfl_scan.ptx", "_Z14shfl_scan_testPiiS_", 256, grid=1, n="256",
+                                 args="inout,32"), ["--args", "3"])
+
+
+@case("bad input: --args with an entry that is no role and no expression")
+def _():
+    expect_bad_input(kernel_args("samples_shfl_scan.ptx", "_Z14shfl_scan_testPiiS_", 256, grid=1, n="256",
+                                 args="inout,width,0"), ["--args", "width"])
+
+
+@case("bad input: --args without an output")
+def _():
+    expect_bad_input(kernel_args("gems_prescan.ptx", "prescan", 128, grid=1, n="256", args="in,in,n"),
+                     ["--args", "output"])
 
 
 @case("bad input: a missing file")

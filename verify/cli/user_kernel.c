@@ -21,9 +21,17 @@
 extern char **environ;
 
 /* The kernel's options: --kernel, --entry, --grid, --shared, --scratch,
- * --arch (each --name V or --name=V). */
-enum { UK_KERNEL, UK_ENTRY, UK_GRID, UK_SHARED, UK_SCRATCH, UK_ARCH, UK_COUNT };
-static const char *const uk_names[UK_COUNT] = {"kernel", "entry", "grid", "shared", "scratch", "arch"};
+ * --arch, --args (each --name V or --name=V). */
+enum { UK_KERNEL, UK_ENTRY, UK_GRID, UK_SHARED, UK_SCRATCH, UK_ARCH, UK_ARGS, UK_COUNT };
+static const char *const uk_names[UK_COUNT] = {"kernel", "entry", "grid", "shared", "scratch", "arch", "args"};
+
+/* What each of the kernel's parameters receives (--args): kernels in the
+ * wild order their parameters as they please, (out, in, n), (data, n) for
+ * an in-place scan, or take a constant; the kernel stays unchanged and the
+ * command line says what is where. */
+typedef enum { ARG_IN, ARG_OUT, ARG_INOUT, ARG_N, ARG_SCRATCH, ARG_VALUE } uk_role;
+#define UK_MAX_PARAMS 16
+#define UK_ROLE_LEN 128
 
 #define UK_DEFAULT_BLOCK 256
 #define UK_DEFAULT_GRID "(n + B - 1) / B"
@@ -36,8 +44,11 @@ static struct {
     const char *val[UK_COUNT];
     ptx_module *m;
     int entry;
-    unsigned n_bytes;    /* the size parameter's bytes: 1, 2, 4 or 8 */
-    bool has_scratch;    /* a fourth parameter: device scratch memory */
+    unsigned nparams;
+    uk_role role[UK_MAX_PARAMS];
+    char value[UK_MAX_PARAMS][UK_ROLE_LEN]; /* ARG_VALUE: an expression of n */
+    unsigned bytes[UK_MAX_PARAMS];          /* each parameter's size */
+    bool has_scratch;                       /* a parameter receives device scratch memory */
     int block;           /* deadlock's --block (the command has none of its own); 0: none */
     char name[128];
 } uk;
@@ -108,36 +119,83 @@ static int compile_cu(const char *src, const char *arch, char *ptx, size_t ptx_s
 }
 
 /* ---- the kernel's signature ------------------------------------------------------ */
-/* (const T *in, T *out, N n[, void *scratch]): pointers of 8 bytes, N an
- * integer of 1 to 8 bytes. */
+static const char *const role_names[] = {"in", "out", "inout", "n", "scratch"};
+
+/* Reads --args (a comma list, one entry per parameter); without it the
+ * signature is (in, out, n) or (in, out, n, scratch). */
+static int parse_roles(unsigned np)
+{
+    const char *spec = uk.val[UK_ARGS] ? uk.val[UK_ARGS] : np == 4 ? "in,out,n,scratch" : "in,out,n";
+    unsigned k = 0;
+    for (const char *p = spec;; k++) {
+        const size_t len = strcspn(p, ",");
+        if (k >= UK_MAX_PARAMS || len == 0 || len >= UK_ROLE_LEN)
+            return cli_usage_error("%s--args %s: %s", cli_command_prefix(), spec,
+                                   k >= UK_MAX_PARAMS ? "more than 16 parameters" : len ? "an entry is too long"
+                                                                                       : "an empty entry");
+        uk.role[k] = ARG_VALUE;
+        for (unsigned r = 0; r < sizeof role_names / sizeof *role_names; r++)
+            if (strlen(role_names[r]) == len && strncmp(p, role_names[r], len) == 0)
+                uk.role[k] = (uk_role)r;
+        snprintf(uk.value[k], UK_ROLE_LEN, "%.*s", (int)len, p);
+        if (uk.role[k] == ARG_VALUE) {
+            int64_t probe;
+            char why[256];
+            if (verify_expr_eval(uk.value[k], 1, &probe, why, sizeof why) != SL_OK)
+                return cli_usage_error("%s--args: '%s' is neither in, out, inout, n, scratch nor an integer "
+                                       "expression of n (%s)", cli_command_prefix(), uk.value[k], why);
+        }
+        p += len;
+        if (!*p)
+            break;
+        p++;
+    }
+    if (k + 1 != np && !uk.val[UK_ARGS])
+        return cli_usage_error("%s--entry %s takes %u parameters, but the kernel's signature must be (const T *in, "
+                               "T *out, N n[, void *scratch]) unless --args says what each parameter is",
+                               cli_command_prefix(), uk.val[UK_ENTRY], np);
+    if (k + 1 != np)
+        return cli_usage_error("%s--args %s names %u parameters; --entry %s takes %u", cli_command_prefix(),
+                               spec, k + 1, uk.val[UK_ENTRY], np);
+    return CLI_EXIT_OK;
+}
+
+/* The signature against the roles: pointers are 8 bytes, integers 1 to 8;
+ * one input and one output (or one array for both), at most one scratch. */
 static int check_signature(void)
 {
     const unsigned np = model_ptx_nparams(uk.m, uk.entry);
-    const char *why = NULL;
-    if (np != 3 && np != 4)
-        why = "it takes %u parameters";
-    else if (model_ptx_param_size(uk.m, uk.entry, 0) != 8 || model_ptx_param_size(uk.m, uk.entry, 1) != 8 ||
-             (np == 4 && model_ptx_param_size(uk.m, uk.entry, 3) != 8))
-        why = "its pointer parameters are not 8-byte pointers (%u parameters)";
-    else {
-        const size_t nb = model_ptx_param_size(uk.m, uk.entry, 2);
-        if (nb != 1 && nb != 2 && nb != 4 && nb != 8)
-            why = "its third parameter is not an integer (%u parameters)";
-        uk.n_bytes = (unsigned)nb;
+    if (np == 0 || np > UK_MAX_PARAMS)
+        return cli_usage_error("%s--entry %s takes %u parameters; a scan kernel takes its input, output and size",
+                               cli_command_prefix(), uk.val[UK_ENTRY], np);
+    int rc = parse_roles(np);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    uk.nparams = np;
+    unsigned count[ARG_VALUE + 1] = {0};
+    for (unsigned k = 0; k < np; k++) {
+        const size_t b = model_ptx_param_size(uk.m, uk.entry, k);
+        uk.bytes[k] = (unsigned)b;
+        count[uk.role[k]]++;
+        const bool pointer = uk.role[k] <= ARG_INOUT || uk.role[k] == ARG_SCRATCH;
+        if (pointer ? b != 8 : b != 1 && b != 2 && b != 4 && b != 8)
+            return cli_usage_error("%s--entry %s: parameter %u (%s) is %zu bytes, not %s", cli_command_prefix(),
+                                   uk.val[UK_ENTRY], k + 1, uk.value[k], b,
+                                   pointer ? "an 8-byte pointer" : "an integer of 1, 2, 4 or 8 bytes");
     }
-    if (why) {
-        char what[96];
-        snprintf(what, sizeof what, why, np);
-        return cli_usage_error("%s--entry %s: the kernel's signature must be (const T *in, T *out, N n) or (const "
-                               "T *in, T *out, N n, void *scratch), but %s", cli_command_prefix(),
-                               uk.val[UK_ENTRY], what);
-    }
-    uk.has_scratch = np == 4;
+    const bool split = count[ARG_IN] == 1 && count[ARG_OUT] == 1 && count[ARG_INOUT] == 0;
+    const bool in_place = count[ARG_IN] == 0 && count[ARG_OUT] == 0 && count[ARG_INOUT] == 1;
+    if (!(split || in_place) || count[ARG_SCRATCH] > 1 || count[ARG_N] > 1)
+        return cli_usage_error("%s--entry %s: the kernel's parameters must take one input and one output "
+                               "(in, out) or one array for both (inout), at most one n and one scratch (--args; "
+                               "without it the signature is (const T *in, T *out, N n[, void *scratch]))",
+                               cli_command_prefix(), uk.val[UK_ENTRY]);
+    uk.has_scratch = count[ARG_SCRATCH] == 1;
     if (uk.has_scratch && !uk.val[UK_SCRATCH])
-        return cli_usage_error("%s--entry %s takes scratch memory (a fourth parameter): give --scratch BYTES, an "
-                               "expression of n", cli_command_prefix(), uk.val[UK_ENTRY]);
+        return cli_usage_error("%s--entry %s takes scratch memory: give --scratch BYTES, an expression of n",
+                               cli_command_prefix(), uk.val[UK_ENTRY]);
     if (!uk.has_scratch && uk.val[UK_SCRATCH])
-        return cli_usage_error("%s--scratch: --entry %s takes no fourth parameter for it", cli_command_prefix(),
+        return cli_usage_error("%s--scratch: --entry %s takes no parameter for it", cli_command_prefix(),
                                uk.val[UK_ENTRY]);
     return CLI_EXIT_OK;
 }
@@ -195,6 +253,51 @@ static sl_status eval(int which, const char *def, size_t n, int block, int64_t *
     return SL_OK;
 }
 
+/* Whether v fits a parameter of the given bytes, signed or unsigned. */
+static bool fits(int64_t v, unsigned bytes)
+{
+    if (bytes >= 8)
+        return true;
+    const int64_t lim = (int64_t)1 << (8 * bytes);
+    return v >= -lim / 2 && v < lim;
+}
+
+/* Each parameter's value for a launch at size n; false (with a message)
+ * when a value does not fit its parameter. */
+static bool build_args(size_t n, void *din, void *dout, void *dscratch, uint64_t vals[], const void *args[])
+{
+    for (unsigned k = 0; k < uk.nparams; k++) {
+        int64_t v = 0;
+        switch (uk.role[k]) {
+        case ARG_IN: vals[k] = (uint64_t)(uintptr_t)din; break;
+        case ARG_OUT:
+        case ARG_INOUT: vals[k] = (uint64_t)(uintptr_t)dout; break;
+        case ARG_SCRATCH: vals[k] = (uint64_t)(uintptr_t)dscratch; break;
+        case ARG_N:
+            if (uk.bytes[k] < 8 && n >> (8 * uk.bytes[k] - 1)) {
+                fprintf(stderr, "scanlab: %s--kernel: n = %zu does not fit the kernel's %u-byte size parameter\n",
+                        cli_command_prefix(), n, uk.bytes[k]);
+                return false;
+            }
+            vals[k] = n;
+            break;
+        case ARG_VALUE: {
+            char why[256] = "does not fit its parameter", shown[UK_ROLE_LEN * 4];
+            if (verify_expr_eval(uk.value[k], (int64_t)n, &v, why, sizeof why) != SL_OK || !fits(v, uk.bytes[k])) {
+                fprintf(stderr, "scanlab: %s--args: '%s' at n = %zu: %s\n", cli_command_prefix(),
+                        cli_printable(uk.value[k], -1, shown, sizeof shown), n, why);
+                return false;
+            }
+            vals[k] = (uint64_t)v;
+            break;
+        }
+        }
+        /* little-endian: the low bytes of the 64-bit value are the parameter */
+        args[k] = &vals[k];
+    }
+    return true;
+}
+
 static sl_status run_sim(const sl_scan_args *a)
 {
     const size_t es = SL_TYPE_SIZE(a->type);
@@ -211,28 +314,34 @@ static sl_status run_sim(const sl_scan_args *a)
                 (long long)grid, (long long)shared, (long long)scratch);
         return SL_ERR_ARG;
     }
-    if (uk.n_bytes < 8 && a->n >> (8 * uk.n_bytes - 1)) {
-        fprintf(stderr, "scanlab: %s--kernel: n = %zu does not fit the kernel's %u-byte size parameter\n",
-                cli_command_prefix(), a->n, uk.n_bytes);
-        return SL_ERR_ARG;
-    }
-    const size_t out_count = a->n;
+    bool inout = false;
+    for (unsigned k = 0; k < uk.nparams; k++)
+        inout |= uk.role[k] == ARG_INOUT;
+    const size_t bytes = a->n * es;
     model_begin((model_stats *)a->sim);
     void *din = NULL, *dout = NULL, *dscratch = NULL;
-    sl_status st = model_dev_alloc(&din, a->n ? a->n * es : 1);
-    if (st == SL_OK)
-        st = model_dev_alloc(&dout, out_count ? out_count * es : 1);
+    sl_status st = model_dev_alloc(&dout, bytes ? bytes : 1);
+    if (st == SL_OK && !inout)
+        st = model_dev_alloc(&din, bytes ? bytes : 1);
     if (st == SL_OK && uk.has_scratch)
         st = model_dev_alloc(&dscratch, scratch ? (size_t)scratch : 1);
+    uint64_t vals[UK_MAX_PARAMS];
+    const void *args[UK_MAX_PARAMS];
+    if (st == SL_OK && !build_args(a->n, din, dout, dscratch, vals, args))
+        st = SL_ERR_ARG;
     if (st == SL_OK) {
-        model_dev_copy(din, a->in, a->n * es);
-        model_dev_memset(dout, UK_POISON, out_count ? out_count * es : 1);
+        /* an in-place kernel reads its input from the output array; else
+         * the output starts poisoned */
+        if (inout)
+            model_dev_copy(dout, a->in, bytes);
+        else {
+            model_dev_copy(din, a->in, bytes);
+            model_dev_memset(dout, UK_POISON, bytes ? bytes : 1);
+        }
         if (dscratch)
             model_dev_memset(dscratch, 0, scratch ? (size_t)scratch : 1);
         /* a grid of no blocks is no launch, as a host driver skips it at n = 0 */
         if (grid > 0) {
-            const uint64_t n64 = a->n;
-            const void *args[4] = {&din, &dout, &n64, &dscratch};
             const sl_launch cfg = sl_launch_1d((unsigned)grid, (unsigned)block, (size_t)shared);
             char err[512] = "";
             st = model_ptx_launch(uk.m, uk.entry, &cfg, args, err, sizeof err);
@@ -243,7 +352,7 @@ static sl_status run_sim(const sl_scan_args *a)
                     cli_command_prefix(), a->n);
             st = SL_ERR_ARG;
         }
-        model_dev_copy(a->out, dout, out_count * es);
+        model_dev_copy(a->out, dout, bytes);
     }
     model_dev_free(din);
     model_dev_free(dout);
@@ -333,7 +442,7 @@ int user_kernel_dispatch(const char *cmd, int argc, char **argv, user_kernel_mai
     }
     int rc = CLI_EXIT_OK;
     if (!uk.val[UK_KERNEL])
-        rc = cli_usage_error("%s: --entry, --grid, --shared, --scratch and --arch go with --kernel FILE", cmd);
+        rc = cli_usage_error("%s: --entry, --grid, --shared, --scratch, --arch and --args go with --kernel FILE", cmd);
     else if (!uk.val[UK_ENTRY])
         rc = cli_usage_error("%s: --kernel needs --entry NAME (the kernel's name in the PTX, mangled unless it "
                              "is extern \"C\")", cmd);
