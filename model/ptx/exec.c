@@ -22,6 +22,7 @@
 
 #include "model/internal.h"
 #include "model/ptx/ptx.h"
+#include "model/ptx/regalloc.h"
 #include "model/ptx/run.h"
 
 /* What %nsmid answers, and %smid counts to: the H100's SMs (the model has
@@ -55,6 +56,7 @@ typedef struct {
     size_t nwhat, capwhat;
     model_site **sites;  /* every site made, freed with the module */
     size_t nsites, capsites;
+    struct phot **hot;   /* per function: the compact records of its instructions */
 } pmodule;
 
 /* One launch, read by every thread. */
@@ -186,6 +188,7 @@ typedef struct {
     const plaunch *L;
     ptx_module *m;
     const ptx_func *f;   /* the function running */
+    const struct phot *hot; /* its instructions' compact records */
     uint64_t *R;         /* its registers */
 } pctx;
 
@@ -193,6 +196,7 @@ static void enter_frame(pctx *c)
 {
     const pframe *fr = &c->h->frame[c->h->depth - 1];
     c->f = &c->m->funcs[fr->func];
+    c->hot = ((pmodule *)c->m->exec)->hot[fr->func];
     c->R = (uint64_t *)(c->data + fr->reg_off);
 }
 
@@ -856,26 +860,53 @@ static void exec_alu(pctx *c, ptx_insn *in)
 /* Shortcuts for the integer instructions that dominate nvcc's code: the
  * same results as ptx_alu for their forms (32- and 64-bit integers, no
  * .sat, no carry, no second destination), taken without its dispatch. */
-enum { FAST_NONE = 1, FAST_MOV, FAST_ADD, FAST_SUB, FAST_MUL_LO, FAST_MAD_LO, FAST_MUL_WIDE_S32, FAST_MUL_WIDE_U32,
-       FAST_AND, FAST_OR, FAST_XOR, FAST_SHL, FAST_SHR_U, FAST_SHR_S, FAST_SETP, FAST_SELP };
+enum { FAST_NONE, FAST_END, FAST_BRA, FAST_MOV, FAST_MOV_PRED, FAST_ADD, FAST_SUB, FAST_MUL_LO, FAST_MAD_LO,
+       FAST_MUL_WIDE_S32, FAST_MUL_WIDE_U32, FAST_AND, FAST_OR, FAST_XOR, FAST_SHL, FAST_SHR_U, FAST_SHR_S,
+       FAST_SETP_S, FAST_SETP_U, FAST_SELP, FAST_COUNT };
+
+/* What the inner loop reads of every instruction, in 40 bytes: its guard
+ * and, for the frequent integer instructions and bra, the shortcut with its
+ * operands. The decoded instruction (ptx_insn, most of a kilobyte with its
+ * operands) is read only for the rest: kept apart, the records of a kernel's
+ * hot loop stay in the first-level cache. */
+typedef struct phot {
+    uint8_t fast;      /* FAST_*; FAST_NONE: the general path reads insns[pc] */
+    uint8_t w64;       /* 64-bit operation (else 32-bit) */
+    uint8_t cmp;       /* setp's comparison */
+    uint8_t guard_neg; /* @!p */
+    uint8_t imm;       /* bit k: source k is an immediate in s[k] (else a register slot) */
+    int32_t guard;     /* predicate slot; -1: none */
+    int32_t dst;       /* destination slot; bra: the target */
+    uint64_t s[3];     /* sources o[1..3]: register slots or immediates' bits */
+} phot;
 
 static bool int3264(unsigned t)
 {
     return t == PTX_T_B32 || t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_B64 || t == PTX_T_U64 || t == PTX_T_S64;
 }
 
-static uint8_t choose_fast(const pctx *c, const ptx_insn *in)
+/* The shortcut of an instruction of f: integer forms whose sources are
+ * plain registers or immediates, and a destination register of its type. */
+static uint8_t choose_fast(const ptx_func *f, const ptx_insn *in)
 {
     const unsigned t = in->type;
-    if (in->o[0].kind != PTX_O_REG || (in->flags & (PTX_F_SAT | PTX_F_CC | PTX_F_PRED_OUT)) || in->type2)
+    if (in->unsupported)
+        return FAST_NONE;
+    if (in->op == PTX_I_bra)
+        return FAST_BRA;
+    if (in->nops < 2 || in->nops > 4 || in->o[0].kind != PTX_O_REG || in->o[0].reg < 0 ||
+        (in->flags & (PTX_F_SAT | PTX_F_CC | PTX_F_PRED_OUT)) || in->type2)
         return FAST_NONE;
     for (unsigned k = 1; k < in->nops; k++)
-        if (in->o[k].kind == PTX_O_VEC)
+        if (!((in->o[k].kind == PTX_O_REG && !in->o[k].neg && in->o[k].reg >= 0) || in->o[k].kind == PTX_O_IMM))
             return FAST_NONE;
     const bool plain = !(in->flags & (PTX_F_HI | PTX_F_WIDE | PTX_F_LO));
-    const bool wide_dst = c->f->reg_type[in->o[0].reg] == PTX_T_PRED;
+    const bool pred_dst = f->reg_type[in->o[0].reg] == PTX_T_PRED;
     switch (in->op) {
-    case PTX_I_mov: return in->nops == 2 && (int3264(t) || t == PTX_T_PRED) && !wide_dst ? FAST_MOV : FAST_NONE;
+    case PTX_I_mov:
+        if (in->nops != 2)
+            return FAST_NONE;
+        return t == PTX_T_PRED ? FAST_MOV_PRED : int3264(t) && !pred_dst ? FAST_MOV : FAST_NONE;
     case PTX_I_add: return int3264(t) && plain ? FAST_ADD : FAST_NONE;
     case PTX_I_sub: return int3264(t) && plain ? FAST_SUB : FAST_NONE;
     case PTX_I_mul:
@@ -891,174 +922,249 @@ static uint8_t choose_fast(const pctx *c, const ptx_insn *in)
     case PTX_I_shl: return int3264(t) ? FAST_SHL : FAST_NONE;
     case PTX_I_shr: return !int3264(t) ? FAST_NONE : t == PTX_T_S32 || t == PTX_T_S64 ? FAST_SHR_S : FAST_SHR_U;
     case PTX_I_setp:
-        return int3264(t) && in->boolop == PTX_BOOL_NONE && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS
-                   ? FAST_SETP
-                   : FAST_NONE;
+        if (!int3264(t) || in->boolop != PTX_BOOL_NONE || in->cmp < PTX_CMP_EQ || in->cmp > PTX_CMP_HS)
+            return FAST_NONE;
+        return t == PTX_T_S32 || t == PTX_T_S64 ? FAST_SETP_S : FAST_SETP_U;
     case PTX_I_selp: return int3264(t) ? FAST_SELP : FAST_NONE;
     default: return FAST_NONE;
     }
 }
 
+/* The compact records of f's instructions. */
+static phot *make_hot(const ptx_func *f)
+{
+    phot *hot = calloc((size_t)f->ninsns + 1, sizeof *hot);
+    if (!hot)
+        return NULL;
+    hot[f->ninsns] = (phot){.fast = FAST_END, .guard = -1};
+    for (uint32_t i = 0; i < f->ninsns; i++) {
+        const ptx_insn *in = &f->insns[i];
+        phot *h = &hot[i];
+        h->guard = in->guard;
+        h->guard_neg = in->guard_neg;
+        h->fast = choose_fast(f, in);
+        h->w64 = in->type == PTX_T_B64 || in->type == PTX_T_U64 || in->type == PTX_T_S64;
+        h->cmp = in->cmp;
+        if (h->fast == FAST_BRA)
+            h->dst = in->o[0].target;
+        else if (h->fast != FAST_NONE) {
+            h->dst = in->o[0].reg;
+            for (unsigned k = 1; k < in->nops; k++) {
+                const bool imm = in->o[k].kind == PTX_O_IMM;
+                h->imm |= (uint8_t)(imm << (k - 1));
+                h->s[k - 1] = imm ? in->o[k].imm : (uint64_t)in->o[k].reg;
+            }
+        }
+    }
+    return hot;
+}
+
 /* Signed view of a 32- or 64-bit value by its type. */
 static inline int64_t as_signed(uint64_t v, bool w64) { return w64 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v; }
 
-/* Runs a shortcut; false when the instruction has none. */
-static inline __attribute__((always_inline)) bool exec_fast(pctx *c, ptx_insn *in)
+/* Source k of a record. */
+static inline __attribute__((always_inline)) uint64_t hot_src(const uint64_t *R, const phot *h, unsigned k)
 {
-    if (__builtin_expect(in->fast == 0, 0))
-        in->fast = choose_fast(c, in);
-    if (in->fast == FAST_NONE)
-        return false;
-    const unsigned t = in->type;
-    const bool w64 = t == PTX_T_B64 || t == PTX_T_U64 || t == PTX_T_S64;
-    const uint64_t mask = w64 ? ~UINT64_C(0) : UINT64_C(0xffffffff);
-    const uint64_t a = fetch(c, &in->o[1]);
-    uint64_t *d = &c->R[in->o[0].reg], r;
-    switch (in->fast) {
-    case FAST_MOV: r = t == PTX_T_PRED ? a != 0 : a & mask; break;
-    case FAST_ADD: r = (a + fetch(c, &in->o[2])) & mask; break;
-    case FAST_SUB: r = (a - fetch(c, &in->o[2])) & mask; break;
-    case FAST_MUL_LO: r = (a * fetch(c, &in->o[2])) & mask; break;
-    case FAST_MAD_LO: r = (a * fetch(c, &in->o[2]) + fetch(c, &in->o[3])) & mask; break;
-    case FAST_MUL_WIDE_S32:
-        r = (uint64_t)((int64_t)(int32_t)(uint32_t)a * (int64_t)(int32_t)(uint32_t)fetch(c, &in->o[2]));
-        break;
-    case FAST_MUL_WIDE_U32: r = (uint64_t)(uint32_t)a * (uint32_t)fetch(c, &in->o[2]); break;
-    case FAST_AND: r = a & fetch(c, &in->o[2]); break;
-    case FAST_OR: r = a | fetch(c, &in->o[2]); break;
-    case FAST_XOR: r = a ^ fetch(c, &in->o[2]); break;
-    case FAST_SHL: {
-        const uint64_t s = (uint32_t)fetch(c, &in->o[2]);
-        r = s >= (w64 ? 64u : 32u) ? 0 : (a << s) & mask;
-        break;
+    return h->imm >> k & 1 ? h->s[k] : R[h->s[k]];
+}
+
+/* setp's comparison of a record (FAST_SETP_S or FAST_SETP_U). */
+static inline __attribute__((always_inline)) uint64_t setp_fast(const phot *h, uint64_t a, uint64_t b)
+{
+    const uint64_t mask = h->w64 ? ~UINT64_C(0) : UINT64_C(0xffffffff);
+    const uint64_t ux = a & mask, uy = b & mask;
+    const bool sg = h->fast == FAST_SETP_S;
+    const int64_t x = as_signed(a, h->w64), y = as_signed(b, h->w64);
+    switch (h->cmp) {
+    case PTX_CMP_EQ: return ux == uy;
+    case PTX_CMP_NE: return ux != uy;
+    case PTX_CMP_LT: return sg ? x < y : ux < uy;
+    case PTX_CMP_LE: return sg ? x <= y : ux <= uy;
+    case PTX_CMP_GT: return sg ? x > y : ux > uy;
+    case PTX_CMP_GE: return sg ? x >= y : ux >= uy;
+    case PTX_CMP_LO: return ux < uy;
+    case PTX_CMP_LS: return ux <= uy;
+    case PTX_CMP_HI: return ux > uy;
+    default: return ux >= uy;
     }
-    case FAST_SHR_U: {
-        const uint64_t s = (uint32_t)fetch(c, &in->o[2]);
-        r = s >= (w64 ? 64u : 32u) ? 0 : (a & mask) >> s;
-        break;
-    }
-    case FAST_SHR_S: {
-        uint64_t s = (uint32_t)fetch(c, &in->o[2]);
-        const unsigned bits = w64 ? 64u : 32u;
-        if (s >= bits)
-            s = bits - 1; /* PTX: a shift past the width fills with the sign */
-        r = (uint64_t)(as_signed(a, w64) >> s) & mask;
-        break;
-    }
-    case FAST_SETP: {
-        const uint64_t b = fetch(c, &in->o[2]);
-        const bool sg = t == PTX_T_S32 || t == PTX_T_S64;
-        const int64_t x = as_signed(a, w64), y = as_signed(b, w64);
-        const uint64_t ux = a & mask, uy = b & mask;
-        bool v;
-        switch (in->cmp) {
-        case PTX_CMP_EQ: v = ux == uy; break;
-        case PTX_CMP_NE: v = ux != uy; break;
-        case PTX_CMP_LT: v = sg ? x < y : ux < uy; break;
-        case PTX_CMP_LE: v = sg ? x <= y : ux <= uy; break;
-        case PTX_CMP_GT: v = sg ? x > y : ux > uy; break;
-        case PTX_CMP_GE: v = sg ? x >= y : ux >= uy; break;
-        case PTX_CMP_LO: v = ux < uy; break;
-        case PTX_CMP_LS: v = ux <= uy; break;
-        case PTX_CMP_HI: v = ux > uy; break;
-        default: v = ux >= uy; break;
-        }
-        r = v;
-        break;
-    }
-    case FAST_SELP: r = (fetch(c, &in->o[3]) ? a : fetch(c, &in->o[2])) & mask; break;
-    default: return false;
-    }
-    *d = r;
-    return true;
 }
 
 /* Runs the thread from its entry until it exits. The program counter,
- * the function's instructions and its registers are kept in locals while
- * no call or return changes the frame; the counter is written back before
- * anything that may park the thread (a snapshot of a schedule search
- * copies it then). */
+ * the function's records and its registers are kept in locals while no
+ * call or return changes the frame; the counter and the operation count
+ * are written back before anything that may park the thread (a snapshot of
+ * a schedule search copies them then).
+ *
+ * Dispatch is threaded: every handler ends in a jump of its own through the
+ * table, so the processor predicts the next handler from the one before it
+ * (the sequence of a kernel's loop repeats) instead of through one shared
+ * jump. A record past the last instruction (FAST_END) ends a body. */
+#define PTX_DISPATCH()                                                                                             \
+    do {                                                                                                           \
+        hr = &hot[pc++];                                                                                           \
+        count++;                                                                                                   \
+        if (hr->guard >= 0 && (R[hr->guard] != 0) == (hr->guard_neg != 0))                                        \
+            goto skipped;                                                                                          \
+        ops++;                                                                                                     \
+        goto *handler[hr->fast];                                                                                   \
+    } while (0)
+#define SRC(k) hot_src(R, hr, k)
+#define MASK (hr->w64 ? ~UINT64_C(0) : UINT64_C(0xffffffff))
+#define BITS (hr->w64 ? 64u : 32u)
+
 static void run(pctx *c)
 {
+    static const void *const handler[FAST_COUNT] = {
+        [FAST_NONE] = &&h_slow, [FAST_END] = &&h_end, [FAST_BRA] = &&h_bra, [FAST_MOV] = &&h_mov,
+        [FAST_MOV_PRED] = &&h_mov_pred, [FAST_ADD] = &&h_add, [FAST_SUB] = &&h_sub, [FAST_MUL_LO] = &&h_mul_lo,
+        [FAST_MAD_LO] = &&h_mad_lo, [FAST_MUL_WIDE_S32] = &&h_mul_wide_s32, [FAST_MUL_WIDE_U32] = &&h_mul_wide_u32,
+        [FAST_AND] = &&h_and, [FAST_OR] = &&h_or, [FAST_XOR] = &&h_xor, [FAST_SHL] = &&h_shl,
+        [FAST_SHR_U] = &&h_shr_u, [FAST_SHR_S] = &&h_shr_s, [FAST_SETP_S] = &&h_setp, [FAST_SETP_U] = &&h_setp,
+        [FAST_SELP] = &&h_selp,
+    };
     pthread_hdr *h = c->h;
     model_lane *l = c->l;
-    unsigned long long count = 0;
-    for (;;) {
-        ptx_insn *const insns = c->f->insns;
-        const uint32_t n = c->f->ninsns;
-        uint64_t *const R = c->R;
-        uint32_t pc = h->pc;
-        for (;;) {
-            if (__builtin_expect(pc >= n, 0)) {
-                /* falling off the end of a body is a return */
-                h->pc = pc;
-                if (h->depth == 1)
-                    goto done;
-                exec_ret(c);
-                break;
-            }
-            ptx_insn *in = &insns[pc++];
-            count++;
-            if (in->guard >= 0 && (R[in->guard] != 0) == (in->guard_neg != 0))
-                continue;
-            l->ops++;
-            if (__builtin_expect(in->unsupported != NULL, 0)) {
-                h->pc = pc;
-                unsupported(c, in, in->unsupported);
-            }
-            if (exec_fast(c, in))
-                continue;
-            if (in->op == PTX_I_bra) {
-                pc = (uint32_t)in->o[0].target;
-                continue;
-            }
-            h->pc = pc;
-            switch (in->op) {
-            case PTX_I_ld:
-            case PTX_I_ldu: exec_ld(c, in); break;
-            case PTX_I_st: exec_st(c, in); break;
-            case PTX_I_atom:
-            case PTX_I_red: exec_atom(c, in); break;
-            case PTX_I_cvta: exec_cvta(c, in); break;
-            case PTX_I_isspacep: exec_isspacep(c, in); break;
-            case PTX_I_prefetch:
-            case PTX_I_prefetchu:
-            case PTX_I_applypriority:
-            case PTX_I_discard:
-            case PTX_I_griddepcontrol:
-            case PTX_I_pmevent: break;
-            case PTX_I_bar:
-            case PTX_I_barrier: exec_bar(c, in); break;
-            case PTX_I_membar:
-            case PTX_I_fence: exec_fence(c, in); break;
-            case PTX_I_shfl: exec_shfl(c, in); break;
-            case PTX_I_vote: exec_vote(c, in); break;
-            case PTX_I_match: exec_match(c, in); break;
-            case PTX_I_redux: exec_redux(c, in); break;
-            case PTX_I_activemask: store_reg(c, in->o[0].reg, PTX_T_B32, live_lanes(c->t)); break;
-            case PTX_I_nanosleep: model_nanosleep((unsigned)fetch(c, &in->o[0]), site_of(c->m, in, c->t)); break;
-            case PTX_I_call: exec_call(c, in); goto frame_changed;
-            case PTX_I_ret:
-                if (h->depth == 1)
-                    goto done;
-                exec_ret(c);
-                goto frame_changed;
-            case PTX_I_exit: goto done;
-            case PTX_I_trap:
-            case PTX_I_brkpt:
-                site_of(c->m, in, c->t);
-                fail(c->t, c->m, in, MODEL_FIND_LIMIT, SL_ERR_SIM, "%s executed (the kernel aborts)",
-                     ptx_opcode_name[in->op]);
-                break;
-            case PTX_I_brx: unsupported(c, in, "brx.idx"); break;
-            default: exec_alu(c, in); break;
-            }
-        }
-    frame_changed:;
+    unsigned long long count = 0, ops = 0;
+    ptx_insn *insns;
+    const phot *hot, *hr;
+    uint64_t *R;
+    uint32_t pc;
+frame_changed:
+    insns = c->f->insns;
+    hot = c->hot;
+    R = c->R;
+    pc = h->pc;
+    PTX_DISPATCH();
+skipped:
+    PTX_DISPATCH();
+h_bra:
+    pc = (uint32_t)hr->dst;
+    PTX_DISPATCH();
+h_mov:
+    R[hr->dst] = SRC(0) & MASK;
+    PTX_DISPATCH();
+h_mov_pred:
+    R[hr->dst] = SRC(0) != 0;
+    PTX_DISPATCH();
+h_add:
+    R[hr->dst] = (SRC(0) + SRC(1)) & MASK;
+    PTX_DISPATCH();
+h_sub:
+    R[hr->dst] = (SRC(0) - SRC(1)) & MASK;
+    PTX_DISPATCH();
+h_mul_lo:
+    R[hr->dst] = (SRC(0) * SRC(1)) & MASK;
+    PTX_DISPATCH();
+h_mad_lo:
+    R[hr->dst] = (SRC(0) * SRC(1) + SRC(2)) & MASK;
+    PTX_DISPATCH();
+h_mul_wide_s32:
+    R[hr->dst] = (uint64_t)((int64_t)(int32_t)(uint32_t)SRC(0) * (int64_t)(int32_t)(uint32_t)SRC(1));
+    PTX_DISPATCH();
+h_mul_wide_u32:
+    R[hr->dst] = (uint64_t)(uint32_t)SRC(0) * (uint32_t)SRC(1);
+    PTX_DISPATCH();
+h_and:
+    R[hr->dst] = SRC(0) & SRC(1);
+    PTX_DISPATCH();
+h_or:
+    R[hr->dst] = SRC(0) | SRC(1);
+    PTX_DISPATCH();
+h_xor:
+    R[hr->dst] = SRC(0) ^ SRC(1);
+    PTX_DISPATCH();
+h_shl: {
+    const uint64_t sh = (uint32_t)SRC(1);
+    R[hr->dst] = sh >= BITS ? 0 : (SRC(0) << sh) & MASK;
+    PTX_DISPATCH();
+}
+h_shr_u: {
+    const uint64_t sh = (uint32_t)SRC(1);
+    R[hr->dst] = sh >= BITS ? 0 : (SRC(0) & MASK) >> sh;
+    PTX_DISPATCH();
+}
+h_shr_s: {
+    const uint64_t sh = (uint32_t)SRC(1);
+    /* PTX: a shift past the width fills with the sign */
+    R[hr->dst] = (uint64_t)(as_signed(SRC(0), hr->w64) >> (sh >= BITS ? BITS - 1 : sh)) & MASK;
+    PTX_DISPATCH();
+}
+h_setp:
+    R[hr->dst] = setp_fast(hr, SRC(0), SRC(1));
+    PTX_DISPATCH();
+h_selp:
+    R[hr->dst] = (SRC(2) ? SRC(0) : SRC(1)) & MASK;
+    PTX_DISPATCH();
+h_end:
+    /* falling off the end of a body is a return (the record past the end
+     * is no instruction) */
+    pc--;
+    count--;
+    ops--;
+    h->pc = pc;
+    l->ops += ops;
+    ops = 0;
+    if (h->depth == 1)
+        goto done;
+    exec_ret(c);
+    goto frame_changed;
+h_slow: {
+    l->ops += ops;
+    ops = 0;
+    ptx_insn *in = &insns[pc - 1];
+    h->pc = pc;
+    if (__builtin_expect(in->unsupported != NULL, 0))
+        unsupported(c, in, in->unsupported);
+    switch (in->op) {
+    case PTX_I_ld:
+    case PTX_I_ldu: exec_ld(c, in); break;
+    case PTX_I_st: exec_st(c, in); break;
+    case PTX_I_atom:
+    case PTX_I_red: exec_atom(c, in); break;
+    case PTX_I_cvta: exec_cvta(c, in); break;
+    case PTX_I_isspacep: exec_isspacep(c, in); break;
+    case PTX_I_prefetch:
+    case PTX_I_prefetchu:
+    case PTX_I_applypriority:
+    case PTX_I_discard:
+    case PTX_I_griddepcontrol:
+    case PTX_I_pmevent: break;
+    case PTX_I_bar:
+    case PTX_I_barrier: exec_bar(c, in); break;
+    case PTX_I_membar:
+    case PTX_I_fence: exec_fence(c, in); break;
+    case PTX_I_shfl: exec_shfl(c, in); break;
+    case PTX_I_vote: exec_vote(c, in); break;
+    case PTX_I_match: exec_match(c, in); break;
+    case PTX_I_redux: exec_redux(c, in); break;
+    case PTX_I_activemask: store_reg(c, in->o[0].reg, PTX_T_B32, live_lanes(c->t)); break;
+    case PTX_I_nanosleep: model_nanosleep((unsigned)fetch(c, &in->o[0]), site_of(c->m, in, c->t)); break;
+    case PTX_I_call: exec_call(c, in); goto frame_changed;
+    case PTX_I_ret:
+        if (h->depth == 1)
+            goto done;
+        exec_ret(c);
+        goto frame_changed;
+    case PTX_I_exit: goto done;
+    case PTX_I_trap:
+    case PTX_I_brkpt:
+        site_of(c->m, in, c->t);
+        fail(c->t, c->m, in, MODEL_FIND_LIMIT, SL_ERR_SIM, "%s executed (the kernel aborts)",
+             ptx_opcode_name[in->op]);
+        break;
+    case PTX_I_brx: unsupported(c, in, "brx.idx"); break;
+    default: exec_alu(c, in); break;
     }
+    PTX_DISPATCH();
+}
 done:
+    l->ops += ops;
     instructions += count;
 }
+#undef PTX_DISPATCH
+#undef SRC
+#undef MASK
+#undef BITS
 
 static void thread_entry(const void *args)
 {
@@ -1101,6 +1207,9 @@ static void exec_free(ptx_module *m)
         free(pm->sites[i]);
     for (size_t i = 0; i < pm->nwhat; i++)
         free(pm->what[i]);
+    for (unsigned f = 0; pm->hot && f < m->nfuncs; f++)
+        free(pm->hot[f]);
+    free(pm->hot);
     free(pm->sites);
     free(pm->what);
     free(pm->addr);
@@ -1119,8 +1228,12 @@ static sl_status exec_prepare(ptx_module *m, char *err, size_t errlen)
     m->exec = pm;
     pm->addr = calloc(m->nsyms ? m->nsyms : 1, sizeof *pm->addr);
     pm->sym_site = calloc(m->nsyms ? m->nsyms : 1, sizeof *pm->sym_site);
-    if (!pm->addr || !pm->sym_site)
+    pm->hot = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *pm->hot);
+    if (!pm->addr || !pm->sym_site || !pm->hot)
         return SL_ERR_NOMEM;
+    for (unsigned f = 0; f < m->nfuncs; f++)
+        if (ptx_compact_registers(&m->funcs[f]) != 0 || !(pm->hot[f] = make_hot(&m->funcs[f])))
+            return SL_ERR_NOMEM;
     for (unsigned i = 0; i < m->nsyms; i++) {
         const ptx_sym *s = &m->syms[i];
         pm->sym_site[i] = (model_site){m->path, (int)s->ptx_line, s->name, 0, 0, 0, 0, 0};

@@ -187,7 +187,6 @@ typedef struct ptx_insn {
      * "unsupported PTX instruction"; NULL for every supported one */
     char *unsupported;
     void *site;        /* the executor's site for this instruction (model_site *), made on first use */
-    uint8_t fast;      /* the executor's shortcut for this instruction (0: not chosen yet) */
 } ptx_insn;
 
 /* ---- symbols and functions ------------------------------------------------- */
