@@ -142,13 +142,14 @@ static void explain_device(report_section *s, const series_data *d, size_t nd)
                                 d[i].steps[last]);
     }
     if (len)
-        report_text(s, "The device-level scans' panels: each scans the input in register tiles of thousands of "
-                       "elements (docs/algorithms.md gives each one's), so every n here is one tile, padded "
-                       "with the identity. Their work is one tile's whatever n (flat in the work plot, falling as "
-                       "1/n per element), and their steps are one tile's critical path: the items of a thread "
-                       "in sequence, the warp's shuffles, the block's warp totals and the carry in, a few "
-                       "dozen steps that do not grow with n until there are several tiles. Measured here, "
-                       "n = %d to %g: %s.",
+        report_text(s, "The device-level scans' panels: at these sizes each runs one register tile on one block "
+                       "(a tile holds I items a thread, 24 for 4-byte types, so it is larger than n and padded "
+                       "with the identity). A thread scans its I items in sequence, the warp's shuffles and the "
+                       "block's warp totals combine the threads, and each thread applies its prefix to its "
+                       "items: the critical path is about 2I steps plus the warp and block levels, a few dozen "
+                       "steps that do not grow with n, and the work is about 2I a thread, which follows the "
+                       "block size the run chose (at least a warp), not n, so that work per element stays flat "
+                       "once the block is more than a warp. Measured here, n = %d to %g: %s.",
                     1 << WORK_K_MIN, d[0].n[d[0].count ? d[0].count - 1 : 0], list);
 }
 
