@@ -130,6 +130,11 @@ typedef struct {
 /* A named point of a protocol (e.g. "look-back met an aggregate"): nothing
  * on the GPU; the simulator counts how often each was reached. */
 #define PROBE(name) ((void)0)
+/* What the calling thread waits for, in the kernel's terms ("tile #'s
+ * status", # standing for index), or WAIT_DONE() once it waits no more:
+ * nothing on the GPU; the deadlock explorer says it where a block hangs. */
+#define WAITS_FOR(what, index) ((void)0)
+#define WAIT_DONE() ((void)0)
 
 /* Strong loads and stores of GPU scope, 4, 8 or 16 bytes, as the PTX
  * memory model defines them: relaxed (ld/st.relaxed.gpu), acquire
@@ -414,6 +419,8 @@ static inline uint32_t *sl_dev_error_word(void)
 /* A back-off while spinning: a point where other blocks run. */
 #define NANOSLEEP(ns) model_nanosleep((unsigned)(ns), SL_SITE_("NANOSLEEP"))
 #define PROBE(name) model_probe(SL_SITE_(name))
+#define WAITS_FOR(what, index) model_waits_for(what, (long long)(index))
+#define WAIT_DONE() model_waits_for(NULL, 0)
 #define POPC(x) __builtin_popcount((unsigned)(x))
 #define FFS(x) __builtin_ffs((int)(x))
 #define CLZ(x) ((unsigned)(x) ? __builtin_clz((unsigned)(x)) : 32)

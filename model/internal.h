@@ -97,6 +97,10 @@ typedef struct mthread {
     uintptr_t spin_addr;
     const model_site *spin_site;
     bool slept; /* its last park was a back-off (NANOSLEEP) */
+    /* what it waits for in the kernel's terms (WAITS_FOR) and for which
+     * index; NULL when it said nothing or WAIT_DONE */
+    const char *wait_what;
+    long long wait_index;
     /* memory model */
     uint16_t seq;          /* synchronising operations in this interval */
     mrel fence;            /* the thread's last fence of GPU or system scope */

@@ -82,6 +82,8 @@ typedef enum {
     MODEL_FIND_MISALIGNED, /* an access not aligned to its size (faults on the GPU) */
     MODEL_FIND_WARP,       /* an undefined warp operation (mask and participants disagree) */
     MODEL_FIND_INDEX,      /* an index type too narrow for the array it indexes (32-bit arithmetic) */
+    MODEL_FIND_UB,         /* undefined behaviour in kernel source: a shift by the width or more, signed
+                            * overflow, a division by zero (model/ubsan.c) */
 } model_find_kind;
 
 /* One finding: sites, threads (block-linear, thread-linear), address. */
@@ -151,6 +153,7 @@ typedef struct {
     uint64_t global_load_elems, global_store_elems, global_load_sectors, global_store_sectors;
     uint64_t divergent_issues, divergent_branches, warp_issues;
     uint64_t races, barrier_divergence, deadlocks, oob, misaligned, warp_errors, narrow_index;
+    uint64_t undefined; /* undefined behaviour in kernel source (MODEL_FIND_UB) */
     uint64_t skipped_blocks; /* huge grids: blocks not run */
     bool occupancy_asked;    /* the run has asked an occupancy query (model_occupancy) */
     unsigned fixed_grid_asked; /* the grid the run fixed whatever n (model_fixed_grid); 0: none */

@@ -96,7 +96,8 @@ void model_print(FILE *f, const model_stats *s)
 
 uint64_t model_findings(const model_stats *s, bool allow_races)
 {
-    uint64_t n = s->barrier_divergence + s->deadlocks + s->oob + s->misaligned + s->warp_errors + s->narrow_index;
+    uint64_t n = s->barrier_divergence + s->deadlocks + s->oob + s->misaligned + s->warp_errors + s->narrow_index +
+                 s->undefined;
     if (!allow_races)
         n += s->races;
     /* a launch stopped for another cause (a limit, a stack overflow) */

@@ -138,6 +138,9 @@ void model_fence(int scope, model_site *site);
 void model_nanosleep(unsigned ns, model_site *site);
 /* A named protocol state reached (PROBE): counted per site. */
 void model_probe(model_site *site);
+/* What the calling thread waits for (WAITS_FOR; NULL: nothing): the
+ * deadlock explorer's words for a hang, with the site where it is parked. */
+void model_waits_for(const char *what, long long index);
 
 enum { MODEL_SHFL_UP, MODEL_SHFL_DOWN, MODEL_SHFL_IDX, MODEL_SHFL_XOR,
        /* PTX's shfl.sync: arg holds b (bits 0-4) and c (bits 5-17, the

@@ -113,6 +113,8 @@ static void record_error(model_finding *f, sl_status st)
             s->warp_errors++;
         else if (f->kind == MODEL_FIND_INDEX)
             s->narrow_index++;
+        else if (f->kind == MODEL_FIND_UB)
+            s->undefined++;
         if (s == &scratch && !s->cfg.quiet)
             fprintf(stderr, "scanlab: simulator: %s\n", f->text);
     }
@@ -684,6 +686,8 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->spin_addr = 0;
         t->spin_site = NULL;
         t->slept = false;
+        t->wait_what = NULL;
+        t->wait_index = 0;
         t->seq = 0;
         memset(&t->fence, 0, sizeof t->fence);
         t->npending = t->nfloor = t->stale_run = 0;

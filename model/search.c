@@ -160,11 +160,34 @@ static unsigned lowest_unfinished(unsigned nblocks)
     return nblocks;
 }
 
-/* Where resident block b waits, in one line that calls it block label. */
+/* A wait's words (WAITS_FOR) with # replaced by the index. */
+static void wait_words(const mthread *w, char *buf, size_t size)
+{
+    const char *hash = strchr(w->wait_what, '#');
+    if (hash)
+        snprintf(buf, size, "%.*s%lld%s", (int)(hash - w->wait_what), w->wait_what, w->wait_index, hash + 1);
+    else
+        snprintf(buf, size, "%s", w->wait_what);
+}
+
+/* Where resident block b waits, in one line that calls it block label: in
+ * the kernel's own terms where it says what it waits for (WAITS_FOR), else
+ * by the site and the word it spins on. A block that is not stuck (under
+ * hsa only the lowest unfinished block must be) is said to be able to go on. */
 static void describe_wait(unsigned b, unsigned label, char *buf, size_t size)
 {
     const mblock *blk = model_slot(slot_of[b]);
     const mthread *w = NULL;
+    for (unsigned i = 0; i < blk->nth && !w; i++)
+        if (blk->th[i].state == TS_SPIN && blk->th[i].wait_what && blk->th[i].park_site)
+            w = &blk->th[i];
+    if (w) {
+        char words[128];
+        wait_words(w, words, sizeof words);
+        snprintf(buf, size, "%s:%d: block %u thread %u, waiting for %s", w->park_site->file, w->park_site->line,
+                 label, w->lin, words);
+        return;
+    }
     for (unsigned i = 0; i < blk->nth && !w; i++)
         if (blk->th[i].state == TS_SPIN)
             w = &blk->th[i];
@@ -175,23 +198,22 @@ static void describe_wait(unsigned b, unsigned label, char *buf, size_t size)
         snprintf(buf, size, "block %u: has not taken a turn yet", label);
         return;
     }
-    if (w->state == TS_SPIN && w->spin_addr) {
-        const malloc_t *a = model_find_alloc(NULL, w->spin_addr);
-        const unsigned sz = w->park_site->size ? w->park_site->size : 4;
-        /* a thread parked at an atomic has not read it yet: it waits for
-         * its turn there, it does not spin */
-        const bool atomic = strncmp(w->park_site->what, "ATOMIC", 6) == 0;
-        if (a)
-            snprintf(buf, size, "%s:%d: block %u thread %u %s element %zu (%u bytes) of an array of %zu",
-                     w->park_site->file, w->park_site->line, label, w->lin,
-                     atomic ? "waits for its turn at an atomic on" : "spins reading",
-                     (size_t)(w->spin_addr - a->lo) / sz, sz, (size_t)(a->hi - a->lo) / sz);
-        else
-            snprintf(buf, size, "%s:%d: block %u thread %u spins", w->park_site->file, w->park_site->line, label, w->lin);
-    } else {
-        snprintf(buf, size, "%s:%d: block %u thread %u waits at %s", w->park_site->file, w->park_site->line, label,
-                 w->lin, w->state == TS_BAR ? "a barrier" : w->park_site->what);
-    }
+    const malloc_t *a = w->spin_addr ? model_find_alloc(NULL, w->spin_addr) : NULL;
+    const unsigned sz = w->park_site->size ? w->park_site->size : 4;
+    /* a thread parked at an atomic has not done it yet: it can go on */
+    const bool atomic = strncmp(w->park_site->what, "ATOMIC", 6) == 0;
+    if (w->state == TS_SPIN && w->spin_addr && a && !atomic)
+        snprintf(buf, size, "%s:%d: block %u thread %u spins reading element %zu (%u bytes) of an array of %zu",
+                 w->park_site->file, w->park_site->line, label, w->lin, (size_t)(w->spin_addr - a->lo) / sz, sz,
+                 (size_t)(a->hi - a->lo) / sz);
+    else if (w->state == TS_SPIN && !atomic)
+        snprintf(buf, size, "%s:%d: block %u thread %u spins", w->park_site->file, w->park_site->line, label, w->lin);
+    else if (w->state == TS_BAR)
+        snprintf(buf, size, "%s:%d: block %u thread %u waits at a barrier", w->park_site->file, w->park_site->line,
+                 label, w->lin);
+    else
+        snprintf(buf, size, "%s:%d: block %u thread %u waits for nothing: it can go on from its %s here, but the "
+                 "model need not run it", w->park_site->file, w->park_site->line, label, w->lin, w->park_site->what);
 }
 
 static model_search_result *result(void) { return S.sh ? &S.sh->best : &S.local; }

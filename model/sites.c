@@ -71,6 +71,15 @@ size_t model_sites(const model_site **begin)
     return (size_t)(__stop_scanlab_sites - __start_scanlab_sites);
 }
 
+void model_waits_for(const char *what, long long index)
+{
+    mthread *t = (mthread *)model_cur;
+    if (!t)
+        return;
+    t->wait_what = what;
+    t->wait_index = index;
+}
+
 void model_probe(model_site *site)
 {
     if (__builtin_expect(site->id == 0, 0))

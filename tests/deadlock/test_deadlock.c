@@ -124,10 +124,14 @@ static void test_chained_static_minimal_trace(void **state)
     assert_string_equal(steps, "d1 d2 r1 r2");
     assert_non_null(strstr(out, "dispatch order: 1 and 2\n"));
     assert_non_null(strstr(out, "resident: 1 and 2; never dispatched: 0\n"));
-    /* block 1 waits on tile 0's word, block 2 on tile 1's, in the protocol's source */
+    /* block 1 waits on tile 0's word, block 2 on tile 1's, said in the
+     * protocol's terms at the poll in its source */
     assert_non_null(strstr(out, "cuda/device/tile_status.cuh:"));
-    assert_non_null(strstr(out, ": block 1 thread 0 spins reading element 0 "));
-    assert_non_null(strstr(out, ": block 2 thread 0 spins reading element 1 "));
+    assert_non_null(strstr(out, ": block 1 thread 0, waiting for tile 0's status\n"));
+    assert_non_null(strstr(out, ": block 2 thread 0, waiting for tile 1's status\n"));
+    assert_null(strstr(out, "waits at ST_"));
+    /* the model of an NVIDIA GPU decides, and the output says so */
+    assert_non_null(strstr(out, "\nexit status: decided by obe, the model of an NVIDIA GPU"));
     for (const char *m = "lobe"; m; m = strcmp(m, "lobe") == 0 ? "hsa" : strcmp(m, "hsa") == 0 ? "fair" : NULL) {
         model_line(out, m, line, sizeof line);
         if (!strstr(line, "deadlock-free (exhaustive: "))
@@ -320,13 +324,19 @@ static void test_pipelined_blocks_free(void **state)
 
 /* hsa runs only the lowest-numbered unfinished block for sure: when block
  * 0 draws a later ticket than another block, it waits on that block, which
- * hsa need not run. Under fair every block runs, so no schedule hangs. */
+ * hsa need not run. Under fair every block runs, so no schedule hangs. By
+ * default every model is answered and obe, the model of an NVIDIA GPU,
+ * decides the exit status: 0 here (as `list` says: it cannot deadlock on
+ * the GPU); --model all, or naming hsa, makes hsa's answer count. */
 static void test_chained_ticket_starves_under_hsa(void **state)
 {
     (void)state;
     const char *args[] = {"deadlock", "--algo", "chained-ticket", "--blocks", "3", "--resident", "2", "--json", NULL};
     char *out, *err;
-    assert_int_equal(run(false, args, &out, &err), 1);
+    assert_int_equal(run(false, args, &out, &err), 0);
+    assert_non_null(strstr(out, "\"target_model\":\"obe\",\"decisive_models\":[\"obe\"]"));
+    assert_non_null(strstr(out, "\"model\":\"hsa\",\"verdict\":\"deadlock\",\"waiting\":true,\"exhaustive\":true,"
+                                "\"decides_exit\":false"));
     size_t where = 0;
     if (!json_valid(out, &where))
         fail_msg("invalid JSON at %zu: %s", where, out);
@@ -334,10 +344,22 @@ static void test_chained_ticket_starves_under_hsa(void **state)
     assert_non_null(strstr(out, "{\"algo\":\"chained-ticket\",\"model\":\"lobe\",\"verdict\":\"free\","));
     assert_non_null(strstr(out, "{\"algo\":\"chained-ticket\",\"model\":\"hsa\",\"verdict\":\"deadlock\","));
     assert_non_null(strstr(out, "{\"algo\":\"chained-ticket\",\"model\":\"fair\",\"verdict\":\"free\","));
-    /* the starving block is block 0, on tile 0's word */
+    /* the starving block is block 0, on tile 0's word; the others could go on */
     const char *hsa = strstr(out, "\"model\":\"hsa\"");
     assert_non_null(strstr(hsa, "\"waits\":[\"cuda/device/tile_status.cuh:"));
-    assert_non_null(strstr(hsa, ": block 0 thread 0 spins reading element 0 "));
+    assert_non_null(strstr(hsa, ": block 0 thread 0, waiting for tile 0's status\""));
+    assert_non_null(strstr(hsa, "waits for nothing: it can go on from its "));
+    free(out);
+    free(err);
+    const char *all[] = {"deadlock", "--algo", "chained-ticket", "--blocks", "3", "--resident", "2", "--model", "all",
+                         NULL};
+    assert_int_equal(run(false, all, &out, &err), 1);
+    assert_non_null(strstr(out, "\nexit status: decided by the models --model names\n"));
+    free(out);
+    free(err);
+    const char *hsa_only[] = {"deadlock", "--algo", "chained-ticket", "--blocks", "3", "--resident", "2", "--model",
+                              "hsa", NULL};
+    assert_int_equal(run(false, hsa_only, &out, &err), 1);
     free(out);
     free(err);
 }

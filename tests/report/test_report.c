@@ -401,7 +401,8 @@ static void test_quick_report(void **state)
     assert_true(json[0] == '{' && strstr(json, "\"rows\":[") != NULL);
     free(json);
     if (gnuplot_on_path()) {
-        static const char *const svgs[] = {"work-work.svg", "work-steps.svg", "banks.svg", "banks-sites.svg",
+        static const char *const svgs[] = {"work-work.svg", "work-steps.svg", "work-per-element.svg",
+                                           "work-tradeoff.svg", "banks.svg", "banks-sites.svg",
                                            "accuracy.svg", "errindex.svg"};
         for (size_t i = 0; i < sizeof svgs / sizeof svgs[0]; i++) {
             char *svg = read_in("out", svgs[i]);
@@ -410,6 +411,16 @@ static void test_quick_report(void **state)
             free(svg);
         }
     }
+    /* the teaching plots: work against steps per block scan, work per
+     * element, runs on several blocks marked, the device-level panels
+     * explained from their own runs */
+    char *page = read_in("out", "index.html");
+    assert_non_null(strstr(page, "Work against steps for every block-level scan"));
+    assert_non_null(strstr(page, "Work per element against n, on a linear axis"));
+    assert_non_null(strstr(page, "marks a run on more than one block or launch"));
+    assert_non_null(strstr(page, "The device-level scans' panels: "));
+    assert_non_null(strstr(page, "lookback: work "));
+    free(page);
     /* the marker lists the files the report wrote */
     char *marker = read_in("out", ".scanlab-report");
     assert_non_null(strstr(marker, "\nindex.html\n"));

@@ -5,7 +5,9 @@
  * variant with swapped operands passes add but is caught by affine. Planted
  * findings with a right result (a race, an out-of-bounds read) fail
  * `simulate`, `verify` on sim and the harness's verdict, each naming the
- * site as path:line: error:; --allow-races passes the race alone. */
+ * site as path:line: error:; --allow-races passes the race alone. Undefined
+ * behaviour in a kernel's source (the CUDA samples' (1 << 32) - 1 mask, a
+ * signed overflow) is a finding at its line, not what the CPU made of it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,7 +51,7 @@ static int run_verify(const char *algo, const char *backend, const char *op)
 static void test_variant_in_table(void **state)
 {
     (void)state;
-    assert_int_equal(table_count, 4);
+    assert_int_equal(table_count, 6);
     assert_string_equal(table[0].name, "ks-register");
     assert_true(verify_algo_runs_on(&table[0], SL_SIM));
     assert_false(verify_algo_runs_on(&table[0], SL_SEQ));
@@ -123,21 +125,21 @@ static const verify_algo *algo_named(const char *name)
     return NULL;
 }
 
-/* The line of tests/variant/ks_body.cuh where the plant is expanded: the
- * site the simulator must name. */
-static int plant_line(void)
+/* The line of the k-th (from 1; 0: the last) line of tests/variant/<file>
+ * that holds marker and no '#': the site the simulator must name. */
+static int marked_line(const char *file, const char *marker, int k)
 {
     const char *root = getenv("SCANLAB_SOURCE_ROOT");
     assert_non_null(root);
     char path[4096];
-    snprintf(path, sizeof path, "%s/tests/variant/ks_body.cuh", root);
+    snprintf(path, sizeof path, "%s/tests/variant/%s", root, file);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char text[512];
-    int line = 0, found = 0;
+    int line = 0, found = 0, seen = 0;
     while (fgets(text, sizeof text, f)) {
         line++;
-        if (strstr(text, "KS_PLANT") && !strstr(text, "#"))
+        if (strstr(text, marker) && !strchr(text, '#') && (++seen == k || k == 0))
             found = line;
     }
     fclose(f);
@@ -145,16 +147,24 @@ static int plant_line(void)
     return found;
 }
 
-/* Whether text holds a line that starts "tests/variant/ks_body.cuh:L: error: "
+/* The line of tests/variant/ks_body.cuh where the plant is expanded. */
+static int plant_line(void) { return marked_line("ks_body.cuh", "KS_PLANT", 0); }
+
+/* Whether text holds a line that starts "tests/variant/<file>:L: error: "
  * followed by what. */
-static bool names_site(const char *text, int line, const char *what)
+static bool names_site_in(const char *text, const char *file, int line, const char *what)
 {
-    char head[128];
-    snprintf(head, sizeof head, "tests/variant/ks_body.cuh:%d: error: %s", line, what);
+    char head[256];
+    snprintf(head, sizeof head, "tests/variant/%s:%d: error: %s", file, line, what);
     for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
         if (strncmp(p, head, strlen(head)) == 0)
             return true;
     return false;
+}
+
+static bool names_site(const char *text, int line, const char *what)
+{
+    return names_site_in(text, "ks_body.cuh", line, what);
 }
 
 static int verify_entry(int argc, char **argv, void *ctx)
@@ -261,6 +271,49 @@ static void test_simulate_fails_findings(void **state)
     free(err);
 }
 
+/* Undefined behaviour in kernel source: the shift and the overflow are
+ * findings at their lines (ub_body.cuh's UB_SITE lines, the shift's first),
+ * the launch stops there: never the zero mask's "undefined warp
+ * operation", never a pass for the overflow's right result. */
+static void test_undefined_behaviour_found(void **state)
+{
+    (void)state;
+    const int shift_line = marked_line("ub_body.cuh", "/* UB_SITE */", 1);
+    const int overflow_line = marked_line("ub_body.cuh", "/* UB_SITE */", 2);
+    verify_case c = {.algo = algo_named("ub-shift"), .backend = SL_SIM, .type = SL_I32,
+                     .op = SL_ADD, .dist = VERIFY_DIST_UNIFORM, .n = 32, .seed = 3, .repeat = 1};
+    verify_case_result r;
+    assert_int_equal(verify_run_case(&c, &r), SL_ERR_SIM);
+    assert_int_equal(r.where, VERIFY_WHERE_FINDING);
+    assert_true(names_site_in(r.findings_text, "ub_body.cuh", shift_line,
+                              "undefined behaviour: shift exponent 32 is too large for 32-bit type 'int'"));
+    assert_null(strstr(r.findings_text, "undefined warp operation"));
+    c.algo = algo_named("ub-overflow");
+    c.allow_races = true; /* nothing else to allow: the finding still fails */
+    assert_int_equal(verify_run_case(&c, &r), SL_ERR_SIM);
+    assert_int_equal(r.where, VERIFY_WHERE_FINDING);
+    /* the operands' order is the compiler's (it may put the constant last) */
+    assert_true(names_site_in(r.findings_text, "ub_body.cuh", overflow_line,
+                              "undefined behaviour: signed integer overflow: "));
+    assert_true(strstr(r.findings_text, "2147483616 + 32 cannot be represented in type 'int'") ||
+                strstr(r.findings_text, "32 + 2147483616 cannot be represented in type 'int'"));
+
+    char *out, *err;
+    const char *json[] = {"simulate", "--algo", "ub-shift", "--n", "32", "--json", NULL};
+    assert_int_equal(test_run_main(simulate_entry, NULL, json, &out, &err), 1);
+    assert_non_null(strstr(out, "\"kind\":\"undefined_behaviour\""));
+    assert_non_null(strstr(out, "\"file\":\"tests/variant/ub_body.cuh\""));
+    assert_null(strstr(err, "undefined warp operation"));
+    free(out);
+    free(err);
+    const char *ver[] = {"verify", "--algo", "ub-shift", "--backend", "sim", "--type", "i32",
+                         "--op", "add", "--sizes", "32", "--seed", "5", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, ver, &out, &err), 1);
+    assert_true(names_site_in(err, "ub_body.cuh", shift_line, "undefined behaviour: shift exponent 32"));
+    free(out);
+    free(err);
+}
+
 /* A case the variant cannot run (more than one block: not supported) is
  * a skip: counted in the summary with its reason, passing unless
  * --fail-on-skip. */
@@ -297,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_verify_fails_findings),
         cmocka_unit_test(test_simulate_fails_findings),
         cmocka_unit_test(test_skips_counted),
+        cmocka_unit_test(test_undefined_behaviour_found),
         cmocka_unit_test(test_correct_variant_passes),
         cmocka_unit_test(test_swapped_variant_caught_by_affine),
         cmocka_unit_test(test_counts_match_kogge_stone),

@@ -24,7 +24,8 @@ static const cli_cmd_opt deadlock_opts[] = {
                "blocks are answered as such)"},
     {OPT_BLOCKS, NULL},
     {OPT_RESIDENT, NULL},
-    {OPT_MODEL, NULL},
+    {OPT_MODEL, "Here every model is answered by default and obe, the model of an NVIDIA GPU, decides the exit "
+                "status; models named (all: every one) decide it themselves"},
     {OPT_N, "Here one size; default: chosen so that the launch that waits has G blocks (32-element "
             "tiles for the single-pass scans)"},
     {OPT_EXHAUSTIVE, NULL},
@@ -42,17 +43,21 @@ static const cli_command deadlock_cmd = {
     "shortest trace found (dispatch order, resident blocks, and where each waits as path:line), "
     "another finding that stopped the kernel (such as barrier divergence: a hang inside one block), "
     "or INCOMPLETE (the search hit its state limit). An algorithm whose threads never poll global "
-    "memory cannot wait on another block, and is answered as such. docs/deadlock.md defines the "
+    "memory cannot wait on another block, and is answered as such. Every model asked is answered; "
+    "the exit status follows obe, the model of an NVIDIA GPU (CUDA's forward-progress promise for "
+    "blocks), unless --model names the models (all: every one). docs/deadlock.md defines the "
     "models.",
     deadlock_opts, sizeof deadlock_opts / sizeof deadlock_opts[0],
-    "a deadlock was found under some model, another finding stopped a kernel, or an exhaustive "
-    "search hit its state limit (no verdict)", .dry_run = true};
+    "under a model that decides (obe, or those --model names) a deadlock was found, another finding "
+    "stopped a kernel, or an exhaustive search hit its state limit (no verdict)", .dry_run = true};
 
 /* What the command line asks. */
 typedef struct {
     const verify_algo **algos;
     size_t nalgos;
     unsigned models; /* mask of 1u << model_progress */
+    unsigned decisive; /* the models whose answers decide the exit status: those --model names, else
+                        * the target's (VERIFY_DEADLOCK_TARGET) */
     unsigned blocks, resident;
     size_t n;        /* 0: chosen from G */
     int exhaustive;  /* 1 asked, 0 sampling asked, -1 by G */
@@ -60,11 +65,14 @@ typedef struct {
     bool json;
 } dl_plan;
 
-static int parse_models(const char *s, unsigned *mask)
+static int parse_models(const char *s, unsigned *mask, unsigned *decisive)
 {
     *mask = 0;
+    *decisive = 1u << VERIFY_DEADLOCK_TARGET;
     if (!s || strcmp(s, "all") == 0) {
         *mask = (1u << MODEL_PROGRESS_COUNT) - 1;
+        if (s) /* named: every model decides */
+            *decisive = *mask;
         return CLI_EXIT_OK;
     }
     char *buf = strdup(s);
@@ -85,6 +93,7 @@ static int parse_models(const char *s, unsigned *mask)
     free(buf);
     if (rc == CLI_EXIT_OK && !*mask)
         rc = cli_usage_error("deadlock: --model: empty list");
+    *decisive = *mask;
     return rc;
 }
 
@@ -141,7 +150,7 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
 {
     int rc, g = DEFAULT_BLOCKS, r = 0;
     if ((rc = parse_algos(a->val[OPT_ALGO], algos, count, p)) != CLI_EXIT_OK ||
-        (rc = parse_models(a->val[OPT_MODEL], &p->models)) != CLI_EXIT_OK)
+        (rc = parse_models(a->val[OPT_MODEL], &p->models, &p->decisive)) != CLI_EXIT_OK)
         return rc;
     if (a->val[OPT_BLOCKS] &&
         cli_parse_int("--blocks", a->val[OPT_BLOCKS], 0, VERIFY_DEADLOCK_MAX_BLOCKS, &g) != SL_OK)
@@ -198,6 +207,7 @@ typedef struct {
     bool exhaustive;
     model_search_result r;
     double seconds;
+    bool decisive; /* decides the exit status */
 } dl_answer;
 
 static void print_config(const verify_algo *al, const verify_deadlock_config *c)
@@ -336,6 +346,7 @@ static void json_answer(json_writer *w, const verify_algo *al, const verify_dead
     json_string(w, "verdict", json_verdict(r));
     json_bool(w, "waiting", r->waiting);
     json_bool(w, "exhaustive", x->exhaustive);
+    json_bool(w, "decides_exit", x->decisive);
     json_uint(w, "states", r->states);
     json_uint(w, "schedules", r->schedules);
     if (r->verdict == MODEL_VERDICT_DEADLOCK) {
@@ -424,7 +435,8 @@ static int run_algo(const dl_plan *p, const verify_algo *al, const verify_deadlo
             continue;
         }
         x.exhaustive = exhaustive && x.r.waiting;
-        if (fails(&x.r))
+        x.decisive = (p->decisive >> m & 1u) != 0;
+        if (fails(&x.r) && x.decisive)
             rc = CLI_EXIT_FAILED;
         if (w) {
             json_answer(w, al, c, &x);
@@ -438,6 +450,20 @@ static int run_algo(const dl_plan *p, const verify_algo *al, const verify_deadlo
         }
     }
     return rc;
+}
+
+/* Which answers decided the exit status, and why those. */
+static void print_decisive_note(const dl_plan *p)
+{
+    if (p->decisive == 1u << VERIFY_DEADLOCK_TARGET && p->models != p->decisive) {
+        printf("\nexit status: decided by %s, the model of an NVIDIA GPU running an ordinary launch (CUDA "
+               "promises a block that has started that it keeps running, and neither an order of dispatch nor "
+               "that a block not yet started ever starts); the other models are shown for comparison, and "
+               "--model M makes M decide (docs/deadlock.md)\n",
+               verify_progress_name(VERIFY_DEADLOCK_TARGET));
+        return;
+    }
+    printf("\nexit status: decided by the model%s --model names\n", PLURAL(__builtin_popcount(p->decisive)));
 }
 
 int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
@@ -476,6 +502,12 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
         json_begin_object(&w, NULL);
         json_uint(&w, "blocks", p.blocks);
         json_uint(&w, "resident", p.resident);
+        json_string(&w, "target_model", verify_progress_name(VERIFY_DEADLOCK_TARGET));
+        json_begin_array(&w, "decisive_models");
+        for (int m = 0; m < MODEL_PROGRESS_COUNT; m++)
+            if (p.decisive >> m & 1u)
+                json_string(&w, NULL, verify_progress_name((model_progress)m));
+        json_end_array(&w);
         if (sampled)
             json_uint(&w, "seed", p.seed);
         else
@@ -493,6 +525,8 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
             rc = CLI_EXIT_FAILED;
     }
     cli_progress_end(&prog);
+    if (!p.json)
+        print_decisive_note(&p);
     if (p.json) {
         json_end_array(&w);
         json_end_object(&w);

@@ -157,6 +157,7 @@ static const char *finding_kind(model_find_kind k)
     case MODEL_FIND_MISALIGNED: return "misaligned";
     case MODEL_FIND_WARP: return "warp";
     case MODEL_FIND_INDEX: return "index_width";
+    case MODEL_FIND_UB: return "undefined_behaviour";
     }
     return "other";
 }

@@ -23,6 +23,13 @@
  * search holds (a choice per block at a state: model_search_run). */
 #define VERIFY_DEADLOCK_MAX_BLOCKS MODEL_SEARCH_MAX_BLOCKS
 
+/* The progress model that describes an NVIDIA GPU running an ordinary
+ * launch, and so decides `scanlab deadlock`'s exit status unless --model
+ * names others: CUDA promises a device thread parallel forward progress (a
+ * thread that has not started may never start; once started it keeps
+ * running) and no order of dispatch, which is obe (docs/deadlock.md). */
+#define VERIFY_DEADLOCK_TARGET MODEL_PROGRESS_OBE
+
 /* The configuration a search runs. */
 typedef struct {
     size_t n;           /* elements scanned */

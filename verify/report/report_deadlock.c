@@ -76,6 +76,12 @@ sl_status report_run_deadlock(report_section *s)
                    "schedule found that ends with nothing allowed to progress. Replay one row with 'scanlab "
                    "deadlock --algo A --blocks %u --resident %u --model M'.",
                 g, r, r == 1 ? "" : "s", g, r);
+    report_text(s, "Which verdict holds on the GPU: obe. CUDA promises a device thread parallel forward progress "
+                   "(once it has started it keeps running; one that has not started may never start) and no "
+                   "order of dispatch, which is the obe model; 'scanlab deadlock' takes its exit status from obe "
+                   "for that reason. A DEADLOCK under hsa is a schedule that starves a block that has started, "
+                   "which CUDA rules out: it matters for a port to a platform that promises only hsa "
+                   "(docs/deadlock.md, 'Which model describes an NVIDIA GPU').");
     report_table *t = report_table_add(s, "deadlock", "Verdicts per algorithm and progress model", cols, 11);
     report_table *tr = report_table_add(s, "deadlock-traces", "The shortest deadlock found, per algorithm and "
                                         "model", tcols, 7);

@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "verify/harness/algos.h"
 #include "verify/report/closed_form.h"
+#include "verify/report/kernel_files.h"
 #include "verify/report/plot.h"
 #include "verify/report/report.h"
 
@@ -21,16 +22,22 @@
 typedef struct {
     const verify_algo *algo;
     const closed_form *form;
-    double n[WORK_POINTS], work[WORK_POINTS], steps[WORK_POINTS];
+    double n[WORK_POINTS], work[WORK_POINTS], steps[WORK_POINTS], per_elem[WORK_POINTS];
     size_t count;
+    /* the points that ran on more than one block or launch */
+    double mn[WORK_POINTS], mwork[WORK_POINTS], msteps[WORK_POINTS], mper[WORK_POINTS];
+    size_t mcount;
     /* the closed forms where the run fits them */
     double fn[WORK_POINTS], fwork[WORK_POINTS], fsteps[WORK_POINTS];
     size_t fcount;
 } series_data;
 
-static sl_status draw(report_section *s, series_data *d, size_t nd, bool steps, double nmax)
+enum { DRAW_WORK, DRAW_STEPS, DRAW_PER_ELEMENT };
+
+static sl_status draw(report_section *s, series_data *d, size_t nd, int what, double nmax)
 {
     static plot_series ser[3 * WORK_MAX_SERIES];
+    const bool steps = what == DRAW_STEPS, per = what == DRAW_PER_ELEMENT;
     const char *names[WORK_MAX_SERIES] = {0};
     int panel[WORK_MAX_SERIES];
     for (size_t i = 0; i < nd; i++)
@@ -41,28 +48,109 @@ static sl_status draw(report_section *s, series_data *d, size_t nd, bool steps, 
     double all[WORK_MAX_SERIES * WORK_POINTS];
     size_t nall = 0;
     for (size_t i = 0; i < nd; i++) {
-        const double *y = steps ? d[i].steps : d[i].work;
+        const double *y = steps ? d[i].steps : per ? d[i].per_elem : d[i].work;
         ser[m++] = (plot_series){d[i].algo->name, d[i].n, y, d[i].count, NULL, PLOT_LINESPOINTS, (int)i, panel[i], 0};
         for (size_t k = 0; k < d[i].count; k++)
             all[nall++] = y[k];
+        /* the points of more than one block: another point type over them */
+        if (d[i].mcount)
+            ser[m++] = (plot_series){NULL, d[i].mn, steps ? d[i].msteps : per ? d[i].mper : d[i].mwork,
+                                     d[i].mcount, NULL, PLOT_POINTS, (int)i, panel[i], 1};
+        if (per)
+            continue;
         if (d[i].fcount)
             ser[m++] = (plot_series){NULL, d[i].fn,
                                      steps ? d[i].fsteps : d[i].fwork, d[i].fcount, NULL, PLOT_BAND, (int)i,
                                      panel[i], 0};
     }
-    plot_spec p = {steps ? "Steps of one block (simulated, i32 add)" : "Work of one block (simulated, i32 add)",
+    plot_spec p = {steps ? "Steps of one block (simulated, i32 add)"
+                   : per ? "Work per element (simulated, i32 add)" : "Work of one block (simulated, i32 add)",
                    "n (elements)",
-                   steps ? "steps (critical path)" : "work (operator applications)",
-                   true, steps ? plot_spans_decades(all, nall) : true, (double)((size_t)1 << WORK_K_MIN), nmax,
+                   steps ? "steps (critical path)" : per ? "work / n" : "work (operator applications)",
+                   true, steps ? plot_spans_decades(all, nall) : !per, (double)((size_t)1 << WORK_K_MIN), nmax,
                    ser, m, panels.titles, panels.count};
+    if (per)
+        return report_plot(s, "work-per-element",
+                           "Work per element against n, on a linear axis: a work-efficient scan stays flat "
+                           "(Brent-Kung and Blelloch about 2), Kogge-Stone grows by one per doubling of n "
+                           "(log2 n). A second point type over a point marks a run on more than one block or "
+                           "launch.", &p);
     return steps ? report_plot(s, "work-steps",
                                "Steps against n, one panel per group of algorithms on shared axes: measured in "
                                "the simulator (points) and the closed form (broad pale line, same colour) "
-                               "where the run fits it; the forms are in the table below.", &p)
+                               "where the run fits it; the forms are in the table below. A second point type "
+                               "over a point marks a run on more than one block or launch, where the one-block "
+                               "forms do not apply.", &p)
                  : report_plot(s, "work-work",
                                "Work against n on log-log axes, one panel per group of algorithms: measured in "
                                "the simulator (points) and the closed form (broad pale line, same colour) "
-                               "where the run fits it; the forms are in the table below.", &p);
+                               "where the run fits it; the forms are in the table below. A second point type "
+                               "over a point marks a run on more than one block or launch.", &p);
+}
+
+/* Work against steps at the largest n, one point per block-level scan: the
+ * trade-off between a short critical path and little work. */
+static sl_status draw_tradeoff(report_section *s, series_data *d, size_t nd, size_t n)
+{
+    static plot_series ser[WORK_MAX_SERIES];
+    static double x[WORK_MAX_SERIES], y[WORK_MAX_SERIES];
+    const char *names[WORK_MAX_SERIES] = {0};
+    size_t idx[WORK_MAX_SERIES], m = 0;
+    for (size_t i = 0; i < nd; i++) {
+        const report_kernel_files *kf = report_kernel_files_of(d[i].algo->name);
+        if (!kf || strcmp(kf->level, "block") != 0 || d[i].count == 0)
+            continue;
+        idx[m] = i;
+        names[m++] = d[i].algo->name;
+    }
+    if (m == 0)
+        return SL_OK;
+    int panel[WORK_MAX_SERIES];
+    report_panels panels;
+    report_panels_make(&panels, names, m, panel);
+    for (size_t j = 0; j < m; j++) {
+        const series_data *sd = &d[idx[j]];
+        x[j] = sd->steps[sd->count - 1];
+        y[j] = sd->work[sd->count - 1];
+        ser[j] = (plot_series){sd->algo->name, &x[j], &y[j], 1, NULL, PLOT_POINTS, (int)j, panel[j], 0};
+    }
+    char title[96];
+    snprintf(title, sizeof title, "Work against steps at n = %zu (simulated, i32 add)", n);
+    plot_spec p = {title, "steps (critical path)", "work (operator applications)", false, false, 0, 0, ser, m,
+                   panels.titles, panels.count};
+    return report_plot(s, "work-tradeoff",
+                       "Work against steps for every block-level scan at the largest n, one point each: "
+                       "Kogge-Stone has the fewest steps (log2 n) and the most work (n log2 n), Brent-Kung and "
+                       "Blelloch the least work (about 2n) for about twice the steps (2 log2 n), and the "
+                       "hybrids (Sengupta's work-efficient passes around a Kogge-Stone core, the coarsened "
+                       "scan) trade one for the other. The trade-off is the lesson: no scan has both at their "
+                       "minimum.", &p);
+}
+
+/* Why the device-level scans' curves look as they do, from their runs. */
+static void explain_device(report_section *s, const series_data *d, size_t nd)
+{
+    char list[1024] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < nd && len < sizeof list; i++) {
+        const report_kernel_files *kf = report_kernel_files_of(d[i].algo->name);
+        if (!kf || strcmp(kf->level, "device") != 0 || d[i].count == 0)
+            continue;
+        const size_t last = d[i].count - 1;
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s: work %.0f to %.0f, steps %.0f to %.0f",
+                                len ? "; " : "", d[i].algo->name, d[i].work[0], d[i].work[last], d[i].steps[0],
+                                d[i].steps[last]);
+    }
+    if (len)
+        report_text(s, "The device-level scans' panels: at these sizes each runs one register tile on one block "
+                       "(a tile holds I items a thread, 24 for 4-byte types, so it is larger than n and padded "
+                       "with the identity). A thread scans its I items in sequence, the warp's shuffles and the "
+                       "block's warp totals combine the threads, and each thread applies its prefix to its "
+                       "items: the critical path is about 2I steps plus the warp and block levels, a few dozen "
+                       "steps that do not grow with n, and the work is about 2I a thread, which follows the "
+                       "block size the run chose (at least a warp), not n, so that work per element stays flat "
+                       "once the block is more than a warp. Measured here, n = %d to %g: %s.",
+                    1 << WORK_K_MIN, d[0].n[d[0].count ? d[0].count - 1 : 0], list);
 }
 
 /* The cells of one form: its value where the run fits, and the verdict. */
@@ -164,7 +252,14 @@ sl_status report_run_work(report_section *s)
             }
             sd->n[sd->count] = (double)n;
             sd->work[sd->count] = (double)ms.work;
+            sd->per_elem[sd->count] = (double)ms.work / (double)n;
             sd->steps[sd->count++] = (double)ms.steps;
+            if (ms.blocks > 1 || ms.launches > 1) {
+                sd->mn[sd->mcount] = (double)n;
+                sd->mwork[sd->mcount] = (double)ms.work;
+                sd->mper[sd->mcount] = (double)ms.work / (double)n;
+                sd->msteps[sd->mcount++] = (double)ms.steps;
+            }
             char cells[3][32], verdict[200];
             bool fits;
             judge(sd->form, n, block, &ms, cells, verdict, sizeof verdict, &fits, &s->failed_checks);
@@ -195,7 +290,9 @@ sl_status report_run_work(report_section *s)
         return SL_OK;
     }
     double nmax = (double)((size_t)1 << kmax);
-    if (draw(s, d, nd, false, nmax) != SL_OK || draw(s, d, nd, true, nmax) != SL_OK)
+    if (draw(s, d, nd, DRAW_WORK, nmax) != SL_OK || draw(s, d, nd, DRAW_PER_ELEMENT, nmax) != SL_OK ||
+        draw(s, d, nd, DRAW_STEPS, nmax) != SL_OK || draw_tradeoff(s, d, nd, (size_t)1 << kmax) != SL_OK)
         return s->status;
+    explain_device(s, d, nd);
     return SL_OK;
 }
