@@ -422,6 +422,45 @@ def _():
                    "out_of_bounds", "samples_shfl_scan.cu", "BUG: out of bounds")
 
 
+# -- scanlab report --kernel: the kernel's own section, its verdicts failing the report
+def report_kernel(entry, expect_rc, expect_verdict):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "report")
+        args = ["report", "--quick", "-o", out] + kernel_args("gems_prescan.ptx", entry, 128, grid=1, n="1,100,256",
+                                                             args="out,in,n", shared=1024, extra=["--exclusive"])
+        args = [a for a in args if a not in ("--type", "i32", "--op", "add")]
+        rc, sout, err, cmd = run(args)
+        if rc != expect_rc:
+            raise CaseFailed("expected exit %d\n%s" % (expect_rc, describe(rc, sout, err, cmd)))
+        with open(os.path.join(out, "kernel.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        text = json.dumps(doc)
+        verdicts = re.findall(r'"verdict": "(\w+)"', text)
+        if len(verdicts) != 3 or any(v != expect_verdict for v in verdicts):
+            raise CaseFailed("kernel.json: expected 3 sizes with verdict %s, got %s\n%s" %
+                             (expect_verdict, verdicts, text[:1500]))
+        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+            md = f.read()
+        if "## Your kernel" not in md or entry not in md:
+            raise CaseFailed("report.md has no section for the kernel %s" % entry)
+
+
+@case("report --kernel: a correct kernel's section passes every size, exit 0")
+def _():
+    report_kernel("prescan", 0, "pass")
+
+
+@case("report --kernel: a racy kernel's section fails every size, and the report exits 1")
+def _():
+    report_kernel("prescan_nosync", 1, "FAIL")
+
+
+@case("bad input: report --type without --kernel")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        expect_bad_input(["-o", os.path.join(d, "r"), "--type", "i64"], ["--type", "--kernel"], command="report")
+
+
 # -- bad input: exit 2, one line on stderr
 @case("bad input: PTX that does not parse")
 def _():

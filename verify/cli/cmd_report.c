@@ -12,6 +12,7 @@
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
 #include "verify/cli/progress.h"
+#include "verify/cli/user_kernel.h"
 #include "verify/formats/output.h"
 #include "verify/harness/harness.h"
 #include "verify/report/kernel_coverage.h"
@@ -28,10 +29,15 @@ static const cli_cmd_opt report_opts[] = {
     {OPT_QUICK, NULL},
     {OPT_SEED, NULL},
     {OPT_ALLOW_RACES, NULL},
+    {OPT_TYPE, "With --kernel: the one type the kernel scans (default i32)"},
+    {OPT_OP, "With --kernel: the one operator it computes (default add)"},
+    {OPT_EXCLUSIVE, "With --kernel: it computes the exclusive scan"},
+    {OPT_N, "With --kernel: the sizes its section runs (default: the harness's edge sizes up to 4096)"},
+    {OPT_BLOCK, "With --kernel: its threads per block (default 256)"},
 };
 
 static const cli_command report_cmd = {
-    "report", "[-o DIR] [--quick] [--seed S] [--allow-races]",
+    "report", "[-o DIR] [--quick] [--seed S] [--allow-races] [--kernel FILE --entry NAME ...]",
     "Runs every analysis on a default selection sized for a few minutes on two cores and writes "
     "DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the same tables) "
     "and DIR/<table>.csv and .json for every table. Sections: the algorithm table, verification "
@@ -39,7 +45,9 @@ static const cli_command report_cmd = {
     "conflicts, float error against n and against the index, GPU runs (when a GPU is present), "
     "the simulator's counts and predicted times against the last recorded GPU run "
     "(docs/data/fidelity-h100.json) and the call sites of each kernel the verification reached (with gcov's numbers when "
-    "coverage/run.sh has made them). DIR is claimed when the report starts; the report is written "
+    "coverage/run.sh has made them). With --kernel FILE.cu|FILE.ptx --entry NAME (and --args, --grid, --shared, "
+    "--scratch, --arch as for verify --kernel) a first section checks that kernel: its verdict, findings and "
+    "counts per size (docs/ptx.md). DIR is claimed when the report starts; the report is written "
     "to DIR.tmp-XXXXXX and moved into DIR when it is complete; a section that fails leaves the "
     "staging folder, its page saying INCOMPLETE. An interrupt removes what the report wrote.",
     report_opts, sizeof report_opts / sizeof report_opts[0],
@@ -49,6 +57,7 @@ typedef struct {
     const char *dir;
     const char *seed;
     bool quick, help, allow_races;
+    report_user_kernel kernel; /* algo NULL: no --kernel */
 } options;
 
 static int parse_options(int argc, char **argv, options *o, cli_args *a)
@@ -63,6 +72,36 @@ static int parse_options(int argc, char **argv, options *o, cli_args *a)
     o->quick = a->set[OPT_QUICK];
     o->allow_races = a->set[OPT_ALLOW_RACES];
     /* the folder itself is checked and claimed by report_dir_claim */
+    return CLI_EXIT_OK;
+}
+
+/* The options that say what a user's kernel computes: only with --kernel. */
+static int take_kernel_options(const cli_args *a, options *o)
+{
+    static const cli_opt kopts[] = {OPT_TYPE, OPT_OP, OPT_EXCLUSIVE, OPT_N, OPT_BLOCK};
+    static const char *const knames[] = {"type", "op", "exclusive", "n", "block"};
+    if (!o->kernel.algo) {
+        for (size_t k = 0; k < sizeof kopts / sizeof kopts[0]; k++)
+            if (a->set[kopts[k]])
+                return cli_usage_error("report: --%s goes with --kernel FILE --entry NAME", knames[k]);
+        return CLI_EXIT_OK;
+    }
+    report_user_kernel *k = &o->kernel;
+    char why[256];
+    k->type = SL_I32;
+    k->op = SL_ADD;
+    if (a->val[OPT_TYPE] && verify_parse_type(a->val[OPT_TYPE], &k->type, why, sizeof why) != SL_OK)
+        return cli_usage_error("report: --type: %s", why);
+    if (a->val[OPT_OP] && verify_parse_op(a->val[OPT_OP], &k->op, why, sizeof why) != SL_OK)
+        return cli_usage_error("report: --op: %s", why);
+    if (!SL_OP_APPLIES(k->op, k->type))
+        return cli_usage_error("report: --op %s does not apply to --type %s", verify_op_name(k->op),
+                               verify_type_name(k->type));
+    k->exclusive = a->set[OPT_EXCLUSIVE];
+    if (a->val[OPT_N] && cli_parse_size_list("--n", a->val[OPT_N], &k->sizes, &k->nsizes) != SL_OK)
+        return CLI_EXIT_USAGE;
+    if (a->val[OPT_BLOCK] && cli_parse_int("--block", a->val[OPT_BLOCK], 1, 1024, &k->block) != SL_OK)
+        return CLI_EXIT_USAGE;
     return CLI_EXIT_OK;
 }
 
@@ -176,28 +215,24 @@ static int run_report(report_ctx *ctx, report_dir *d)
     return rc;
 }
 
-int cmd_report(int argc, char **argv)
+/* The report, its options parsed. */
+static int report_body(const options *o, cli_args *args, int argc, char **argv)
 {
-    options o = {.dir = DEFAULT_DIR};
-    cli_args args;
-    int rc = parse_options(argc, argv, &o, &args);
-    if (rc != CLI_EXIT_OK || o.help)
-        return rc;
-    report_ctx ctx = {.quick = o.quick};
+    report_ctx ctx = {.quick = o->quick, .kernel = o->kernel.algo ? &o->kernel : NULL};
     /* the sections call the harness, whose verdicts carry the simulator's
      * findings */
-    verify_set_allow_races(o.allow_races);
-    rc = cli_get_seed("report", &args, &ctx.seed);
-    cli_args_free(&args);
+    verify_set_allow_races(o->allow_races);
+    int rc = cli_get_seed("report", args, &ctx.seed);
+    cli_args_free(args);
     if (rc != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
     static report_dir d; /* the signal handlers read it */
     char why[2 * PATH_MAX];
     if (cli_dry_run()) /* the folder checked, not claimed */
-        return verify_output_check_dir(o.dir, why, sizeof why) == SL_OK
+        return verify_output_check_dir(o->dir, why, sizeof why) == SL_OK
                    ? CLI_EXIT_OK
                    : cli_usage_error("report: -o: %s", why);
-    if (report_dir_claim(&d, o.dir, why, sizeof why) != SL_OK)
+    if (report_dir_claim(&d, o->dir, why, sizeof why) != SL_OK)
         return cli_usage_error("report: -o: %s", why);
     report_dir_guard(&d);
     ctx.dir = d.tmp;
@@ -212,3 +247,26 @@ int cmd_report(int argc, char **argv)
     report_kcov_free(ctx.kcov);
     return rc;
 }
+
+/* The report over the catalogue; algos is the catalogue itself, or a
+ * user's kernel (--kernel, user_kernel_dispatch), checked in a section of
+ * its own before the catalogue's. */
+static int report_main(int argc, char **argv, const verify_algo *algos, size_t count)
+{
+    options o = {.dir = DEFAULT_DIR};
+    if (algos != verify_algos && count == 1)
+        o.kernel.algo = algos;
+    cli_args args;
+    int rc = parse_options(argc, argv, &o, &args);
+    if (rc != CLI_EXIT_OK || o.help)
+        return rc;
+    rc = take_kernel_options(&args, &o);
+    if (rc != CLI_EXIT_OK)
+        cli_args_free(&args);
+    else
+        rc = report_body(&o, &args, argc, argv);
+    free(o.kernel.sizes);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv) { return user_kernel_dispatch("report", argc, argv, report_main); }

@@ -460,7 +460,9 @@ int user_kernel_dispatch(const char *cmd, int argc, char **argv, user_kernel_mai
     }
     if (rc == CLI_EXIT_OK)
         rc = load();
-    if (rc == CLI_EXIT_OK) {
+    /* report takes the kernel's type, operator and sizes as its own options */
+    const bool report = strcmp(cmd, "report") == 0;
+    if (rc == CLI_EXIT_OK && !report) {
         nargv[nargc++] = "--algo";
         nargv[nargc++] = uk.name;
         /* deadlock searches schedules of one type and operator of its own */
@@ -477,6 +479,8 @@ int user_kernel_dispatch(const char *cmd, int argc, char **argv, user_kernel_mai
             nargv[nargc++] = "--op";
             nargv[nargc++] = "add";
         }
+    }
+    if (rc == CLI_EXIT_OK) {
         const verify_algo algo = {uk.name, "a user's kernel (--kernel)", SL_KIND_SCAN, {[SL_SIM] = run_sim}, NULL};
         rc = main_fn(nargc, nargv, &algo, 1);
     }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "cuda/ops.h"
 #include "cuda/status.h"
+#include "verify/harness/algos.h"
 #include "verify/report/plot.h"
 
 #define REPORT_MAX_COLS 16
@@ -71,6 +72,18 @@ typedef struct {
 
 struct report_kcov;
 
+/* A user's kernel the report checks (report --kernel): what it computes
+ * and on which sizes. */
+typedef struct {
+    const verify_algo *algo; /* its one-algorithm table (user_kernel.h) */
+    sl_type type;
+    sl_op op;
+    bool exclusive;
+    size_t *sizes;           /* --n, or NULL: the section's default */
+    size_t nsizes;
+    int block;               /* --block, or 0: the kernel's default */
+} report_user_kernel;
+
 /* What every section may read. */
 typedef struct {
     const char *dir;         /* the directory being written (a temporary one) */
@@ -84,6 +97,7 @@ typedef struct {
      * section attributes, the coverage section reports (kernel_coverage.h);
      * NULL when out of memory */
     struct report_kcov *kcov;
+    const report_user_kernel *kernel; /* --kernel, or NULL */
 } report_ctx;
 
 struct report_section_def;

@@ -30,6 +30,9 @@ static const char css[] =
 
 /* The length of the valid UTF-8 sequence at s (overlong forms, surrogates
  * and code points above U+10FFFF are invalid), or 0. */
+/* A section that completed with nothing to show: left out of the pages. */
+static bool report_section_empty(const report_section *s) { return s->status == SL_OK && s->nitems == 0; }
+
 static size_t utf8_len(const unsigned char *s)
 {
     if (s[0] < 0x80)
@@ -445,13 +448,16 @@ static sl_status write_html(const report_ctx *ctx, const report_section *secs, s
     html_escape(f, ctx->machine);
     fputs(".</p>\n<nav><ol>\n", f);
     for (size_t i = 0; i < count; i++) {
+        if (report_section_empty(&secs[i]))
+            continue;
         fprintf(f, "<li><a href=\"#%s\">", secs[i].def->name);
         html_escape(f, secs[i].def->title);
         fputs("</a></li>\n", f);
     }
     fputs("</ol></nav>\n", f);
     for (size_t i = 0; i < count; i++)
-        html_section(f, ctx, &secs[i]);
+        if (!report_section_empty(&secs[i]))
+            html_section(f, ctx, &secs[i]);
     fputs("<p class=\"note\">The same tables are in <a href=\"report.md\">report.md</a>; "
           "<a href=\"report.json\">report.json</a> lists the sections, tables and figures.</p>\n"
           "</body>\n</html>\n", f);
@@ -562,6 +568,8 @@ static sl_status write_md(const report_ctx *ctx, const report_section *secs, siz
     fprintf(f, " (scanlab %s, seed %llu).\n\n", SCANLAB_VERSION, (unsigned long long)ctx->seed);
     for (size_t i = 0; i < count; i++) {
         const report_section *s = &secs[i];
+        if (report_section_empty(s))
+            continue;
         fprintf(f, "## %s\n\n", s->def->title);
         if (s->status != SL_OK) {
             fputs("**This section failed: ", f);
