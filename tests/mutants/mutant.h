@@ -87,5 +87,9 @@ void mut_check_deadlock(const mut_ctx *c, const verify_algo *al, const mutant *m
 /* m's run on al over 2^32 + 2^10 elements with chosen blocks (huge mode):
  * the index-width finding at m's site (expect), or the exact sum. */
 void mut_check_huge(const mut_ctx *c, const verify_algo *al, const mutant *m, bool expect);
+/* verify's default checks (--type i32 --op add, no --n) on algo: its huge
+ * line FAILED with the index-width finding at m's site (expect), or every
+ * line OK. */
+void mut_expect_default_huge(const mut_ctx *c, const mutant *m, const char *algo, bool expect);
 
 #endif

@@ -28,10 +28,12 @@ static const cli_cmd_opt report_opts[] = {
     {OPT_QUICK, NULL},
     {OPT_SEED, NULL},
     {OPT_ALLOW_RACES, NULL},
+    {OPT_ALLOW_UNREACHED, "Here: the coverage section lists the unreached sites without failing (--quick never "
+                          "fails on them: its selection is reduced)"},
 };
 
 static const cli_command report_cmd = {
-    "report", "[-o DIR] [--quick] [--seed S] [--allow-races]",
+    "report", "[-o DIR] [--quick] [--seed S] [--allow-races] [--allow-unreached]",
     "Runs every analysis on a default selection sized for a few minutes on two cores and writes "
     "DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the same tables) "
     "and DIR/<table>.csv and .json for every table. Sections: the algorithm table, verification "
@@ -48,7 +50,7 @@ static const cli_command report_cmd = {
 typedef struct {
     const char *dir;
     const char *seed;
-    bool quick, help, allow_races;
+    bool quick, help, allow_races, allow_unreached;
 } options;
 
 static int parse_options(int argc, char **argv, options *o, cli_args *a)
@@ -62,6 +64,7 @@ static int parse_options(int argc, char **argv, options *o, cli_args *a)
     o->seed = a->val[OPT_SEED];
     o->quick = a->set[OPT_QUICK];
     o->allow_races = a->set[OPT_ALLOW_RACES];
+    o->allow_unreached = a->set[OPT_ALLOW_UNREACHED];
     /* the folder itself is checked and claimed by report_dir_claim */
     return CLI_EXIT_OK;
 }
@@ -183,7 +186,7 @@ int cmd_report(int argc, char **argv)
     int rc = parse_options(argc, argv, &o, &args);
     if (rc != CLI_EXIT_OK || o.help)
         return rc;
-    report_ctx ctx = {.quick = o.quick};
+    report_ctx ctx = {.quick = o.quick, .allow_unreached = o.allow_unreached};
     /* the sections call the harness, whose verdicts carry the simulator's
      * findings */
     verify_set_allow_races(o.allow_races);
