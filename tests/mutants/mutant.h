@@ -73,6 +73,9 @@ const verify_algo *mut_algo(const mut_ctx *c, const char *name);
 
 /* verify (sim, --seed, --json, opts) passes every line of algo. */
 void mut_expect_verify_passes(const mut_ctx *c, const char *algo, const char *opts);
+/* verify (sim, --seed, --json, opts) fails some line of algo with a wrong
+ * value (no finding). */
+void mut_expect_verify_fails(const mut_ctx *c, const char *algo, const char *opts);
 /* verify with m->args fails with m's signal on the lines m names, and the
  * lines of m->pass_ops pass. */
 void mut_expect_verify_catches(const mut_ctx *c, const mutant *m);

@@ -135,6 +135,17 @@ void mut_expect_verify_passes(const mut_ctx *c, const char *algo, const char *op
     free(out);
 }
 
+void mut_expect_verify_fails(const mut_ctx *c, const char *algo, const char *opts)
+{
+    char *out;
+    const int rc = verify_json(c, algo, opts, &out);
+    if (rc != 1 || !strstr(out, "\"status\":\"FAILED\"") || !strstr(out, "\"where\":\"value\"") ||
+        strstr(out, "\"where\":\"finding\""))
+        fail_msg("%s with %s: verify exit %d, expected 1 with a wrong value and no finding:\n%s", algo, opts, rc,
+                 out);
+    free(out);
+}
+
 /* Whether the findings of a failed line name file:line. */
 static bool names_line(json_line l, const char *file, int line)
 {
