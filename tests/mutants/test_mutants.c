@@ -200,14 +200,14 @@ static const mutant mutants[] = {
      .signal = SIG_DEADLOCK, .args = TILE_ARGS, .file = SP_STATUS,
      .site = {{NULL, "LD_RELAXED((const uint64_t *)words, k)", 4},
               {NULL, "LD_RELAXED((const sl_u64x2 *)words, k)", 8}},
-     .run = DEADLOCK_RUN, .blind = "--both --n edges..128 --block 32 --param 1 --schedules 1",
+     .run = DEADLOCK_RUN, .blind = "--both --n edges..127 --block 32 --param 1 --schedules 1",
      .why = "8 blocks on 2 slots, dispatched last first: the resident blocks wait for tiles of blocks "
             "never dispatched; blind under in-order dispatch with a block per tile (up to 4 tiles: from 5 on "
             "verify's persistent run scans blockIdx's tiles only, and outputs are missing)"},
     {.name = "ct-carry-swapped", .control = "ct", .category = "section combine beyond one section",
      .change = "a tile publishes OP(total, prefix) for OP(prefix, total)",
-     .signal = SIG_VALUE, .args = DEFAULTS " --op add,affine", .fail_ops = "affine", .pass_ops = "add",
-     .first_n = 2 * 9216 + 1, .blind = OLD_DEFAULT_SIZES " --op add,affine",
+     .signal = SIG_VALUE, .args = DEFAULTS " --op affine", .fail_ops = "affine",
+     .first_n = 2 * 9216 + 1, .blind = OLD_DEFAULT_SIZES " --op affine",
      .why = "tiles of 384 x 24 = 9216 elements: the third tile's prefix is the first wrong one, for the "
             "non-commutative operator; blind on verify's sizes up to 4097 (one tile), caught by the sizes "
             "of the kernel's geometry (two full tiles and a partial third)"},
