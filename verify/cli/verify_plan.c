@@ -561,9 +561,11 @@ static void print_table(const pool *p, FILE *out)
         }
     }
     if (p->extra.cov_done && p->extra.cov.count) {
-        fprintf(out, "\nkernel sites no case reached: %zu%s (all on stderr as path:line)\n", p->extra.unreached,
-                p->plan->allow_unreached ? ", allowed by --allow-unreached" : ": the verdict would rest on code "
-                                                                             "that did not run");
+        fprintf(out, "\nkernel sites no case reached: %zu%s (every unreached one on stderr as path:line)\n",
+                p->extra.unreached,
+                !p->extra.unreached         ? ": every verdict rests on code that ran"
+                : p->plan->allow_unreached ? ", allowed by --allow-unreached"
+                                           : ": the verdict would rest on code that did not run");
         print_unreached(p);
     }
     if (p->plan->input)
