@@ -72,7 +72,7 @@ SL_DEVICE T SL_KN(det_windows)(sl_tile_status ts, size_t j)
                 sl_tile_give_up(ts);
             return IDENTITY();
         }
-        NANOSLEEP(SL_TILE_BACKOFF_MAX_NS);
+        NANOSLEEP(SL_TILE_BACKOFF_MAX_NS); /* not reached by verify: a sleep while a window's P lags */
     }
     /* lane p: the nearest window with P; lanes >= j stand for "before
      * window 0", where the fold starts from W_0 itself (lane j - 1) */

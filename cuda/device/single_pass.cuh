@@ -157,7 +157,7 @@ SL_DEVICE void SL_KN(sp_tile)(const T *in, T *out, size_t n, int exclusive, unsi
         tile = adversary == SL_ADVERSARY_REVERSED ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
     else if (adversary == SL_ADVERSARY_LATE && blockIdx.x < gridDim.x / 2)
         for (int k = 0; k < SL_SP_LATE_ROUNDS; k++)
-            NANOSLEEP(SL_SP_LATE_NS);
+            NANOSLEEP(SL_SP_LATE_NS); /* not reached by verify: the GPU tests' emulated late start */
     /* a ticketed block reads no blockIdx (but to emulate a late start):
      * the simulator tells such grids from block-numbered ones */
     if (!by_block) {

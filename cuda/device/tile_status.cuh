@@ -195,7 +195,7 @@ SL_DEVICE void sl_tile_ticket_prepare_next(sl_tile_status ts)
 /* Records that a wait gave up. */
 SL_DEVICE void sl_tile_give_up(sl_tile_status ts)
 {
-    ST_RELAXED(ts.error, 0, (uint32_t)1);
+    ST_RELAXED(ts.error, 0, (uint32_t)1); /* not reached by verify: a wait that gives up (a deadlock) */
 }
 
 /* A 32-bit tag of a 64-bit value (the high half of a multiplicative hash). */
@@ -242,7 +242,7 @@ SL_DEVICE uint32_t SL_KN(tile_peek)(sl_tile_status ts, const void *words, size_t
     } else {
         const sl_u64x2 w = LD_RELAXED((const sl_u64x2 *)words, k);
         if ((uint32_t)(w.hi >> 32) != sl_tile_tag(w.lo)) {
-            PROBE("tile status: torn (tag mismatch)");
+            PROBE("tile status: torn (tag mismatch)"); /* not reached by verify: 16-byte stores are whole */
             return SL_TILE_X;
         }
         meta = w.hi & 0xffffffffu;
@@ -283,7 +283,7 @@ SL_DEVICE uint32_t SL_KN(tile_wait_warp)(sl_tile_status ts, const void *words, l
     uint32_t s = SL_TILE_P;
     *v = IDENTITY();
     if (first && ts.first_ns)
-        NANOSLEEP(ts.first_ns);
+        NANOSLEEP(ts.first_ns); /* not reached by verify: only an unpipelined persistent grid sleeps first */
     if (idx >= 0)
         s = SL_KN(tile_peek)(ts, words, (size_t)idx, v);
     unsigned ns = ts.min_ns;

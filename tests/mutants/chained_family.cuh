@@ -5,7 +5,7 @@
  * protocol is the copy of the packed tile-status words (sp_status.cuh: the
  * control ct and the mutants ct-*) or, with MUT_SPLIT, the split layout of
  * split_status.cuh (a flag word and a separate value per tile: the
- * controls and mutants split-*). This file itself has no mutation point. */
+ * controls and mutants split-*). Its one mutation point is ct-carry-swapped's. */
 #include "tests/mutants/tile_scan_copy.cuh"
 #if defined(MUT_SPLIT)
 #include "tests/mutants/split_status.cuh"
@@ -21,7 +21,11 @@ SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, i
             SL_KN(tile_publish)(ts, ts.word, 0, SL_TILE_P, total);
         } else {
             const T prefix = SL_KN(tile_wait_prefix)(ts, ts.word, tile - 1);
+#if defined(MUT_CT_CARRY_SWAPPED)
+            SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_P, OP(total, prefix)); /* mutated: operands swapped */
+#else
             SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_P, OP(prefix, total));
+#endif
             ST(sh, 0, prefix);
         }
     }

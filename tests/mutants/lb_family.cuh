@@ -1,6 +1,7 @@
 /* A copy of cuda/device/lookback_tmpl.cuh over the copies of the tile
  * (tile_scan_copy.cuh), the protocol (sp_status.cuh) and the single-pass
- * driver (sp_driver.cuh), with the
+ * driver (sp_driver.cuh, whose pipelined path it takes on persistent
+ * grids: the mutation point of lb-pipe-stage), with the
  * mutation point of lb-swapped; with no MUT_* macro defined it is the
  * catalogue's lookback (the control, lb). The catalogue's description
  * follows.
@@ -66,27 +67,38 @@ SL_DEVICE T SL_KN(lb_look_back)(sl_tile_status ts, size_t tile)
     }
 }
 
-SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
+/* What a tile publishes from its aggregate alone (thread 0): A, or P for
+ * tile 0, whose aggregate is its inclusive prefix. */
+SL_DEVICE void SL_KN(tile_publish_own)(sl_tile_status ts, size_t tile, T total)
+{
+    if (threadIdx.x == 0)
+        SL_KN(tile_publish)(ts, ts.word, tile, tile == 0 ? SL_TILE_P : SL_TILE_A, total);
+}
+
+/* The rest of the tile's part (every thread; ends with a barrier): warp
+ * 0's look-back and the tile's P; the tile's prefix. */
+SL_DEVICE T SL_KN(tile_resolve)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
 {
     *have = tile > 0;
-    if (WARP_ID() == 0) {
-        if (tile == 0) {
-            if (LANE_ID() == 0)
-                SL_KN(tile_publish)(ts, ts.word, 0, SL_TILE_P, total);
-        } else {
-            if (LANE_ID() == 0)
-                SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_A, total);
-            const T exclusive = SL_KN(lb_look_back)(ts, tile);
-            if (LANE_ID() == 0) {
-                SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_P, OP(exclusive, total));
-                ST(sh, 0, exclusive);
-            }
+    if (WARP_ID() == 0 && tile > 0) {
+        const T exclusive = SL_KN(lb_look_back)(ts, tile);
+        if (LANE_ID() == 0) {
+            SL_KN(tile_publish)(ts, ts.word, tile, SL_TILE_P, OP(exclusive, total));
+            ST(sh, 0, exclusive);
         }
     }
     SYNCTHREADS();
-    return *have ? LD(sh, 0) : total;
+    return SL_KN(tile_take_prefix)(sh, *have, total);
 }
 
+SL_DEVICE T SL_KN(tile_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, int *have)
+{
+    SL_KN(tile_publish_own)(ts, tile, total);
+    return SL_KN(tile_resolve)(ts, tile, total, sh, have);
+}
+
+/* Persistent blocks keep two tiles in flight (sp_driver.cuh). */
+#define SL_SP_PIPELINE 1
 #include "tests/mutants/sp_driver.cuh"
 
 SL_HOST sl_status SL_KN(MUT_NAME)(const sl_kargs *a)

@@ -73,6 +73,9 @@ const verify_algo *mut_algo(const mut_ctx *c, const char *name);
 
 /* verify (sim, --seed, --json, opts) passes every line of algo. */
 void mut_expect_verify_passes(const mut_ctx *c, const char *algo, const char *opts);
+/* verify (sim, --seed, --json, opts) fails some line of algo with a wrong
+ * value (no finding). */
+void mut_expect_verify_fails(const mut_ctx *c, const char *algo, const char *opts);
 /* verify with m->args fails with m's signal on the lines m names, and the
  * lines of m->pass_ops pass. */
 void mut_expect_verify_catches(const mut_ctx *c, const mutant *m);
@@ -87,5 +90,9 @@ void mut_check_deadlock(const mut_ctx *c, const verify_algo *al, const mutant *m
 /* m's run on al over 2^32 + 2^10 elements with chosen blocks (huge mode):
  * the index-width finding at m's site (expect), or the exact sum. */
 void mut_check_huge(const mut_ctx *c, const verify_algo *al, const mutant *m, bool expect);
+/* verify's default checks (--type i32 --op add, no --n) on algo: its huge
+ * line FAILED with the index-width finding at m's site (expect), or every
+ * line OK. */
+void mut_expect_default_huge(const mut_ctx *c, const mutant *m, const char *algo, bool expect);
 
 #endif

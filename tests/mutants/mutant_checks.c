@@ -135,6 +135,17 @@ void mut_expect_verify_passes(const mut_ctx *c, const char *algo, const char *op
     free(out);
 }
 
+void mut_expect_verify_fails(const mut_ctx *c, const char *algo, const char *opts)
+{
+    char *out;
+    const int rc = verify_json(c, algo, opts, &out);
+    if (rc != 1 || !strstr(out, "\"status\":\"FAILED\"") || !strstr(out, "\"where\":\"value\"") ||
+        strstr(out, "\"where\":\"finding\""))
+        fail_msg("%s with %s: verify exit %d, expected 1 with a wrong value and no finding:\n%s", algo, opts, rc,
+                 out);
+    free(out);
+}
+
 /* Whether the findings of a failed line name file:line. */
 static bool names_line(json_line l, const char *file, int line)
 {
@@ -464,4 +475,24 @@ void mut_check_huge(const mut_ctx *c, const verify_algo *al, const mutant *m, bo
     snprintf(pat, sizeof pat, "index too narrow: LD at %s:%d", m->file, site_line(m->file, &m->site[0]));
     if (!strstr(text, pat))
         fail_msg("%s: the finding does not name the load (%s): %s", m->name, pat, text);
+}
+
+void mut_expect_default_huge(const mut_ctx *c, const mutant *m, const char *algo, bool expect)
+{
+    char *out;
+    const int rc = verify_json(c, algo, "--type i32 --op add", &out);
+    if (!expect) {
+        if (rc != 0 || !strstr(out, "\"failed\":0,") || !strstr(out, "\"kind\":\"huge\""))
+            fail_msg("%s (control of %s), default checks: verify exit %d, expected every line OK with a huge "
+                     "line:\n%s", algo, m->name, rc, out);
+        free(out);
+        return;
+    }
+    char pat[512];
+    snprintf(pat, sizeof pat, "index too narrow: LD at %s:%d", m->file, site_line(m->file, &m->site[0]));
+    const char *h = strstr(out, "\"kind\":\"huge\",\"exclusive\":false,\"status\":\"FAILED\"");
+    if (rc != 1 || !h || !strstr(h, pat))
+        fail_msg("%s, default checks: verify exit %d, expected 1 with a FAILED huge line naming %s:\n%s", algo, rc,
+                 pat, out);
+    free(out);
 }

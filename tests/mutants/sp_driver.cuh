@@ -124,7 +124,11 @@ SL_DEVICE void SL_KN(sp_pipeline)(const T *in, T *out, size_t n, int exclusive, 
             const T prefix = SL_KN(tile_resolve)(ts, a, pos_a.total, sh, &have);
             if (first && have_b)
                 next = sl_tile_ticket(ts);
+#if defined(MUT_SP_PIPE_STAGE)
+            SL_KN(tile_stage_read)(stages[cur], items, x); /* mutated: b's staging area for a's */
+#else
             SL_KN(tile_stage_read)(stages[cur ^ 1], items, x);
+#endif
             SL_KN(tile_thread_scan)(x, x, items, exclusive, prefix, have, pos_a);
             SL_KN(tile_store)(out, a * tile_elems, n, items, stages[cur ^ 1], x);
         } else if (first && have_b) {

@@ -74,6 +74,14 @@ static mut_ctx ctx = {table, sizeof table / sizeof table[0], 1};
  * 1..8; each schedule-dependent mutant gives a wrong result in all 8 for
  * the seeds tried (docs/mutants.md), so 8 leave a wide margin. */
 #define SCHED_RUN {.n = 1000, .block = 32, .param = 1, .schedules = 8}
+/* The default checks of verify (no --n: sizes from the kernel's geometry,
+ * an explored schedule up to 1025 elements, a persistent grid, a huge
+ * check), one type; and verify's sizes before them, which the mutants
+ * caught by the defaults pass. */
+#define DEFAULTS "--type i32"
+#define OLD_DEFAULT_SIZES "--type i32 --n edges"
+/* TILE_ARGS under the default schedule alone (no explored schedule) */
+#define TILE_ARGS_ONE_SCHEDULE TILE_ARGS " --schedules 1"
 #define CONTROL(n) {.name = n, .control = n, .category = "control", .change = "none", .signal = SIG_CONTROL}
 
 #define KS "tests/mutants/ks_family.cuh"
@@ -192,9 +200,17 @@ static const mutant mutants[] = {
      .signal = SIG_DEADLOCK, .args = TILE_ARGS, .file = SP_STATUS,
      .site = {{NULL, "LD_RELAXED((const uint64_t *)words, k)", 4},
               {NULL, "LD_RELAXED((const sl_u64x2 *)words, k)", 8}},
-     .run = DEADLOCK_RUN, .blind = TILE_ARGS,
+     .run = DEADLOCK_RUN, .blind = "--both --n edges..127 --block 32 --param 1 --schedules 1",
      .why = "8 blocks on 2 slots, dispatched last first: the resident blocks wait for tiles of blocks "
-            "never dispatched; blind under in-order dispatch (verify's default)"},
+            "never dispatched; blind under in-order dispatch with a block per tile (up to 4 tiles: from 5 on "
+            "verify's persistent run scans blockIdx's tiles only, and outputs are missing)"},
+    {.name = "ct-carry-swapped", .control = "ct", .category = "section combine beyond one section",
+     .change = "a tile publishes OP(total, prefix) for OP(prefix, total)",
+     .signal = SIG_VALUE, .args = DEFAULTS " --op affine", .fail_ops = "affine",
+     .first_n = 2 * 9216 + 1, .blind = OLD_DEFAULT_SIZES " --op affine",
+     .why = "tiles of 384 x 24 = 9216 elements: the third tile's prefix is the first wrong one, for the "
+            "non-commutative operator; blind on verify's sizes up to 4097 (one tile), caught by the sizes "
+            "of the kernel's geometry (two full tiles and a partial third)"},
     {.name = "ct-plain-poll", .control = "ct", .category = "memory ordering: reader",
      .change = "the status word polled by a plain load (for ld.relaxed)",
      .signal = SIG_RACE, .args = TILE_ARGS, .file = SP_STATUS,
@@ -227,9 +243,16 @@ static const mutant mutants[] = {
             "look-back (n = 33, 2 tiles)"},
     {.name = "lb-swapped", .control = "lb", .category = "swapped operands",
      .change = "the look-back window reduced later tile first (OP(v, u) for OP(u, v))",
-     .signal = SIG_SCHEDULES, .args = TILE_ARGS, .fail_ops = "affine", .run = SCHED_RUN, .blind = TILE_ARGS,
+     .signal = SIG_SCHEDULES, .args = TILE_ARGS, .fail_ops = "affine", .run = SCHED_RUN,
+     .blind = TILE_ARGS_ONE_SCHEDULE,
      .why = "the window holds two or more aggregates only when a predecessor has not published "
             "its prefix yet, which the default schedule never shows: explored schedules, affine"},
+    {.name = "lb-pipe-stage", .control = "lb", .category = "persistent path",
+     .change = "a pipelined block scans tile a from tile b's staging area (stages[cur] for stages[cur ^ 1])",
+     .signal = SIG_VALUE, .args = DEFAULTS " --op add", .fail_ops = "add", .first_n = 4 * 3072 + 1,
+     .blind = OLD_DEFAULT_SIZES " --op add",
+     .why = "only a persistent grid pipelines (two tiles a block or more), which the simulator runs when a "
+            "grid of a block per tile has more than 4 blocks: from 5 tiles of 128 x 24; blind up to 4097"},
     /* Chained scan, flag and value apart, release/acquire (split_status.cuh) */
     CONTROL("split-relacq"),
     {.name = "split-publish-relaxed", .control = "split-relacq", .category = "memory ordering: writer",
@@ -254,13 +277,13 @@ static const mutant mutants[] = {
     {.name = "split-strong-no-writer-fence", .control = "split-strong", .category = "memory ordering: writer",
      .change = "the fence before the publish removed; the value relaxed (strong)",
      .signal = SIG_SCHEDULES, .args = TILE_ARGS, .fail_ops = "add,max,min,affine", .run = SCHED_RUN,
-     .blind = TILE_ARGS,
+     .blind = TILE_ARGS_ONE_SCHEDULE,
      .why = "no data race (the value is strong): only an explored schedule makes the value's store "
             "visible after the flag's"},
     {.name = "split-strong-no-reader-fence", .control = "split-strong", .category = "memory ordering: reader",
      .change = "the fence after the flag's read removed; the value relaxed (strong)",
      .signal = SIG_SCHEDULES, .args = TILE_ARGS, .fail_ops = "add,max,min,affine", .run = SCHED_RUN,
-     .blind = TILE_ARGS,
+     .blind = TILE_ARGS_ONE_SCHEDULE,
      .why = "no data race (the value is strong): only an explored schedule lets the value's load "
             "return an older store"},
     /* Stream compaction (cuda/apps/compact_tmpl.cuh, app_scan.cuh) */
@@ -284,8 +307,11 @@ static void check_mutant(const mutant *m)
     const verify_algo *al = mut_algo(&ctx, m->name);
     if (mut_verify_signal(m->signal))
         mut_expect_verify_catches(&ctx, m);
-    else if (m->signal == SIG_SCHEDULES)
+    else if (m->signal == SIG_SCHEDULES) {
         mut_check_schedules(&ctx, al, m, true);
+        /* verify explores a schedule by default (up to 1025 elements) */
+        mut_expect_verify_fails(&ctx, m->name, m->args);
+    }
     else if (m->signal == SIG_DEADLOCK)
         mut_check_deadlock(&ctx, al, m, true);
     if (m->blind)
@@ -293,6 +319,9 @@ static void check_mutant(const mutant *m)
     if (m->signal == SIG_HUGE) {
         mut_check_huge(&ctx, al, m, true);
         mut_check_huge(&ctx, mut_algo(&ctx, m->control), m, false);
+        /* and verify's default checks catch it, its control passes them */
+        mut_expect_default_huge(&ctx, m, m->name, true);
+        mut_expect_default_huge(&ctx, m, m->control, false);
     }
 }
 
@@ -343,7 +372,8 @@ static void test_table(void **state)
         "in-place race", "wrong identity", "missing bounds check", "swapped operands",
         "memory ordering: writer", "memory ordering: reader", "memory ordering: flag before value",
         "memory ordering: packed word as two stores", "block id instead of ticket",
-        "full-mask shuffle in a partial warp", "32-bit index arithmetic",
+        "full-mask shuffle in a partial warp", "32-bit index arithmetic", "section combine beyond one section",
+        "persistent path",
     };
     assert_int_equal(mutant_count, table_count);
     for (size_t i = 0; i < mutant_count; i++) {

@@ -146,6 +146,81 @@ static void test_verify_coverage(void **state)
     free(out);
 }
 
+/* Which unreached lines fail a check (report_kcov_line_fails): blelloch on
+ * one section (n = 100) leaves the hierarchical driver's add-back
+ * unreached by every kernel. That line fails the check when every kernel
+ * that compiles the driver is selected (the report, verify's default over
+ * the catalogue), and is only listed with blelloch alone (the driver's
+ * line could be a function blelloch never calls). lookback on one tile
+ * leaves the protocol's give-up unreached, which its source marks exempt:
+ * never a failure. */
+static void test_unreached_fails(void **state)
+{
+    (void)state;
+    const verify_algo *bl = verify_find_algo("blelloch", false), *lb = verify_find_algo("lookback", false);
+    assert_non_null(bl);
+    assert_non_null(lb);
+    report_kcov *c = report_kcov_new();
+    assert_non_null(c);
+    run_sim(bl, 100);
+    report_kcov_attribute(c, bl->name);
+    run_sim(lb, 100);
+    report_kcov_attribute(c, lb->name);
+    const verify_algo **all = calloc(verify_algo_count, sizeof *all);
+    assert_non_null(all);
+    for (size_t i = 0; i < verify_algo_count; i++)
+        all[i] = &verify_algos[i];
+    const verify_algo *alone[] = {bl};
+    report_kcov_result r;
+    assert_int_equal(report_kcov_compute(c, all, verify_algo_count, &r), SL_OK);
+    const report_kcov_kernel *k = kernel(&r, "blelloch"), *l = kernel(&r, "lookback");
+    size_t failing = 0, listed = 0, exempt = 0;
+    for (size_t i = 0; i < k->sites; i++) {
+        const report_kcov_line *x = &k->lines[i];
+        if (strcmp(x->file, SHARED_HEADER) != 0 || x->reached || x->by)
+            continue;
+        failing += report_kcov_line_fails(k, x, all, verify_algo_count);
+        listed += !report_kcov_line_fails(k, x, alone, 1);
+    }
+    assert_true(failing > 0);
+    assert_int_equal(listed, failing);
+    for (size_t i = 0; i < l->sites; i++) {
+        const report_kcov_line *x = &l->lines[i];
+        if (x->reached || !strstr(x->exempt, "gives up"))
+            continue;
+        assert_false(report_kcov_line_fails(l, x, all, verify_algo_count));
+        exempt++;
+    }
+    assert_int_equal(exempt, 1);
+    report_kcov_result_free(&r);
+    report_kcov_free(c);
+    free(all);
+}
+
+/* verify's default checks (no --n): blelloch's sizes from its geometry
+ * reach the add-back of its second level, its huge check passes, and no
+ * site is left unreached; --allow-unreached is refused with --n. */
+static void test_verify_defaults(void **state)
+{
+    (void)state;
+    const char *args[] = {"verify", "--algo", "blelloch", "--backend", "sim", "--type", "i32", "--op", "add",
+                          "--seed", "1", "--json", NULL};
+    char *out = NULL, *err = NULL;
+    const int rc = test_run_cli(scanlab, args, &out, &err);
+    if (rc != 0)
+        fail_msg("verify's default checks of blelloch: exit %d:\n%s\n%s", rc, out, err);
+    assert_non_null(strstr(out, "\"kind\":\"huge\",\"exclusive\":false,\"status\":\"OK\""));
+    assert_non_null(strstr(out, "\"unreached\":[]"));
+    assert_non_null(strstr(out, "\"unreached\":0,"));
+    free(out);
+    free(err);
+    const char *refused[] = {"verify", "--algo", "blelloch", "--n", "5", "--allow-unreached", NULL};
+    err = NULL;
+    assert_int_equal(test_run_cli(scanlab, refused, NULL, &err), 2);
+    assert_non_null(strstr(err, "--allow-unreached applies to the default checks"));
+    free(err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -156,6 +231,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attribution),
         cmocka_unit_test(test_verify_coverage),
+        cmocka_unit_test(test_unreached_fails),
+        cmocka_unit_test(test_verify_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

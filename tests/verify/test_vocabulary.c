@@ -56,14 +56,14 @@ static void options_of_the_table(void **state)
         const char *cmd, *opts[12];
     } take[] = {
         {"verify", {"--n", "--block", "--param", "--jobs", "--seed", "--output", "--json",
-                    "--exclusive", "--both", "--allow-races", "--fail-on-skip"}},
+                    "--exclusive", "--both", "--allow-races", "--fail-on-skip", "--allow-unreached"}},
         {"simulate", {"--n", "--block", "--param", "--seed", "--output", "--json", "--exclusive",
                       "--both", "--allow-races"}},
         {"bench", {"--n", "--block", "--param", "--jobs", "--seed", "--json", "--exclusive",
                    "--both", "--repeat"}},
         {"accuracy", {"--n", "--block", "--param", "--jobs", "--seed", "--output", "--json",
                       "--exclusive", "--both", "--fail-on-skip"}},
-        {"report", {"--output", "--seed", "--allow-races"}},
+        {"report", {"--output", "--seed", "--allow-races", "--allow-unreached"}},
     };
     for (size_t i = 0; i < sizeof take / sizeof take[0]; i++) {
         const char *args[] = {take[i].cmd, "--help", NULL};

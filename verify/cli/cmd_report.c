@@ -29,6 +29,8 @@ static const cli_cmd_opt report_opts[] = {
     {OPT_QUICK, NULL},
     {OPT_SEED, NULL},
     {OPT_ALLOW_RACES, NULL},
+    {OPT_ALLOW_UNREACHED, "Here: the coverage section lists the unreached sites without failing (--quick never "
+                          "fails on them: its selection is reduced)"},
     {OPT_TYPE, "With --kernel: the one type the kernel scans (default i32)"},
     {OPT_OP, "With --kernel: the one operator it computes (default add)"},
     {OPT_EXCLUSIVE, "With --kernel: it computes the exclusive scan"},
@@ -37,7 +39,7 @@ static const cli_cmd_opt report_opts[] = {
 };
 
 static const cli_command report_cmd = {
-    "report", "[-o DIR] [--quick] [--seed S] [--allow-races] [--kernel FILE --entry NAME ...]",
+    "report", "[-o DIR] [--quick] [--seed S] [--allow-races] [--allow-unreached] [--kernel FILE --entry NAME ...]",
     "Runs every analysis on a default selection sized for a few minutes on two cores and writes "
     "DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the same tables) "
     "and DIR/<table>.csv and .json for every table. Sections: the algorithm table, verification "
@@ -56,7 +58,7 @@ static const cli_command report_cmd = {
 typedef struct {
     const char *dir;
     const char *seed;
-    bool quick, help, allow_races;
+    bool quick, help, allow_races, allow_unreached;
     report_user_kernel kernel; /* algo NULL: no --kernel */
 } options;
 
@@ -71,6 +73,7 @@ static int parse_options(int argc, char **argv, options *o, cli_args *a)
     o->seed = a->val[OPT_SEED];
     o->quick = a->set[OPT_QUICK];
     o->allow_races = a->set[OPT_ALLOW_RACES];
+    o->allow_unreached = a->set[OPT_ALLOW_UNREACHED];
     /* the folder itself is checked and claimed by report_dir_claim */
     return CLI_EXIT_OK;
 }
@@ -218,7 +221,8 @@ static int run_report(report_ctx *ctx, report_dir *d)
 /* The report, its options parsed. */
 static int report_body(const options *o, cli_args *args, int argc, char **argv)
 {
-    report_ctx ctx = {.quick = o->quick, .kernel = o->kernel.algo ? &o->kernel : NULL};
+    report_ctx ctx = {.quick = o->quick, .allow_unreached = o->allow_unreached,
+                      .kernel = o->kernel.algo ? &o->kernel : NULL};
     /* the sections call the harness, whose verdicts carry the simulator's
      * findings */
     verify_set_allow_races(o->allow_races);

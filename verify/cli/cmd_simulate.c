@@ -14,7 +14,7 @@
 #include "verify/cli/memory.h"
 #include "verify/cli/options.h"
 #include "verify/cli/simulate.h"
-#include "verify/cli/simulate_huge.h"
+#include "verify/harness/huge.h"
 #include "verify/cli/user_kernel.h"
 #include "model/timemodel.h"
 #include "verify/formats/json.h"
@@ -339,7 +339,7 @@ static int huge_check_size(size_t n, sl_type t)
     return CLI_EXIT_OK;
 }
 
-/* A huge run (simulate_huge.c): lazily mapped buffers, the sparse input,
+/* A huge run (verify/harness/huge.c): lazily mapped buffers, the sparse input,
  * the chosen blocks, the outputs at the chosen elements. */
 static int run_huge(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
 {

@@ -30,7 +30,9 @@ static const cli_cmd_opt verify_opts[] = {
     {OPT_OP, NULL},
     {OPT_EXCLUSIVE, NULL},
     {OPT_BOTH, NULL},
-    {OPT_N, "Default: edges"},
+    {OPT_N, "Default: edges, and for a kernel on sim or cuda the sizes of its geometry (two full sections "
+            "and a partial one; 34 tiles for a scan whose blocks wait for each other), with the default checks "
+            "below"},
     {OPT_DIST, "Default: uniform for integers, uniform11 for floats"},
     {OPT_BLOCK, NULL},
     {OPT_PARAM, NULL},
@@ -40,7 +42,9 @@ static const cli_cmd_opt verify_opts[] = {
     {OPT_REPEAT, "Default 1; with K > 1 each line says whether the K results were bitwise "
                  "identical ('cub', CUB's DeviceScan in GPU builds, is the baseline)"},
     {OPT_ALLOW_RACES, NULL},
-    {OPT_SCHEDULES, NULL},
+    {OPT_ALLOW_UNREACHED, "Default checks only (without --n and --input)"},
+    {OPT_SCHEDULES, "Default: sim cases of up to 1025 elements under 2, the default schedule and one explored "
+                    "one; larger ones under the default schedule"},
     {OPT_PCT, NULL},
     {OPT_FAIL_ON_SKIP, NULL},
     {OPT_COVERAGE, "Not with --json"},
@@ -60,7 +64,11 @@ static const cli_command verify_cmd = {
     "warp operation) fails the check and is printed as path:line: error: message. One line per "
     "(algorithm, backend, type, operator, kind): OK, FAILED or SKIPPED; the summary says how "
     "many were skipped and why. A failure prints the first differing index, the expected and "
-    "actual values, the seed and a command that replays exactly that case.",
+    "actual values, the seed and a command that replays exactly that case. Without --n and --input the "
+    "default checks also run: each kernel's sizes from its geometry, a kernel whose grid an occupancy "
+    "query sizes on a persistent grid too, a huge check per device-level kernel (2^32 + 1024 elements, "
+    "only the blocks around 0, 2^31, 2^32 and n - 1: 32-bit index arithmetic fails it), and an "
+    "unreached call site of a catalogue kernel fails the run (unless --allow-unreached).",
     verify_opts, sizeof verify_opts / sizeof verify_opts[0],
     "a check failed or a case could not run (with --fail-on-skip: or was skipped)", .dry_run = true};
 
@@ -92,6 +100,9 @@ static int check_options(const cli_args *a)
         return cli_usage_error("verify: --exclusive and --both exclude each other");
     if (a->set[OPT_COVERAGE] && a->set[OPT_JSON])
         return cli_usage_error("verify: --coverage prints a table after the verdicts; not with --json");
+    if (a->set[OPT_ALLOW_UNREACHED] && (a->set[OPT_N] || a->set[OPT_INPUT]))
+        return cli_usage_error("verify: --allow-unreached applies to the default checks, which run without --n "
+                               "and --input");
     if (a->set[OPT_OUTPUT] && !a->set[OPT_INPUT])
         return cli_usage_error("verify: --output writes the scan of the --input file: give --input");
     /* the same file under another name too (a link, ./F): the scan would
@@ -428,7 +439,9 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
         return rc;
     }
     verify_plan p = {.inclusive = !o.exclusive, .exclusive = o.exclusive || o.both, .json = o.json,
-                     .allow_races = o.allow_races, .fail_on_skip = o.fail_on_skip};
+                     .allow_races = o.allow_races, .fail_on_skip = o.fail_on_skip,
+                     .defaults = !args.set[OPT_N] && !o.input, .allow_unreached = args.set[OPT_ALLOW_UNREACHED],
+                     .schedules_given = args.set[OPT_SCHEDULES]};
     const verify_algo **sel = malloc((count ? count : 1) * sizeof *sel);
     size_t *sizes = NULL;
     if (!sel) {

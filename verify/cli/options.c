@@ -70,7 +70,8 @@ static const opt_def defs[OPT_COUNT] = {
                       "default) is the deterministic schedule"},
     [OPT_SCHEDULES] = {"schedules", 0, "K",
                        "sim: every case under K schedules, the default one and K - 1 explored ones "
-                       "drawn from the case's seed (1 to 1000, default 1)"},
+                       "drawn from the case's seed (1 to 1000; default: 2 for a verify case of up to 1025 "
+                       "elements, else 1)"},
     [OPT_HUGE] = {"huge", 0, NULL,
                   "n beyond memory, to find 32-bit index arithmetic: memory mapped lazily, only the "
                   "blocks around elements 0, 2^31, 2^32 and n - 1 run, a narrow index type into a "
@@ -100,6 +101,9 @@ static const opt_def defs[OPT_COUNT] = {
                          "a race the simulator finds does not fail the check (a barrier "
                          "divergence, an out-of-bounds or misaligned access, a deadlock or an "
                          "undefined warp operation still does)"},
+    [OPT_ALLOW_UNREACHED] = {"allow-unreached", 0, NULL,
+                             "a kernel call site that the default checks did not reach does not fail the "
+                             "run (it is still listed)"},
     [OPT_FAIL_ON_SKIP] = {"fail-on-skip", 0, NULL,
                           "a check that cannot run here (no GPU present, not supported) fails "
                           "instead of being skipped"},

@@ -48,6 +48,7 @@ typedef enum {
     OPT_SAMPLES,
     /* verdicts */
     OPT_ALLOW_RACES,
+    OPT_ALLOW_UNREACHED,
     OPT_FAIL_ON_SKIP,
     OPT_COVERAGE,
     /* output */

@@ -11,6 +11,10 @@
 #include "verify/cli/progress.h"
 #include "verify/cli/verify_plan.h"
 #include "verify/formats/json.h"
+#include "verify/harness/geometry.h"
+#include "verify/harness/huge_check.h"
+#include "verify/harness/sizes.h"
+#include "verify/report/kernel_coverage.h"
 
 typedef struct {
     const verify_algo *algo;
@@ -19,6 +23,7 @@ typedef struct {
     sl_op op;
     bool exclusive;
     size_t first, count; /* its cases: sizes outer, distributions inner */
+    size_t sizes, nsizes; /* its sizes: expansion.sizes[sizes .. sizes + nsizes) */
 } group;
 
 typedef struct {
@@ -27,12 +32,39 @@ typedef struct {
     verify_dist dist;
 } task;
 
+/* A probed geometry, kept for the groups of the same algorithm and
+ * element size. */
+typedef struct {
+    const verify_algo *algo;
+    size_t esize;
+    verify_geometry g;
+} geometry_memo;
+
 typedef struct {
     group *groups;
     size_t ngroups, gcap;
     task *tasks;
     size_t ntasks, tcap;
+    size_t *sizes; /* the groups' sizes */
+    size_t nsizes, scap;
+    geometry_memo *memo;
+    size_t nmemo, mcap;
 } expansion;
+
+/* The default checks after the cases (verify_plan.h): a huge check per
+ * device-level kernel and the kernel sites no case reached. */
+typedef struct {
+    const verify_algo *algo;
+    verify_huge_result r;
+} huge_line;
+
+typedef struct {
+    huge_line *huge;
+    size_t nhuge;
+    report_kcov_result cov;
+    size_t unreached; /* lines of cov not reached */
+    bool cov_done;
+} extra_checks;
 
 typedef struct {
     const verify_plan *plan;
@@ -42,11 +74,15 @@ typedef struct {
     cli_progress progress;
     pthread_mutex_t lock;   /* next, done, progress output */
     pthread_mutex_t device; /* one case at a time on the simulator and the GPU */
+    extra_checks extra;
+    report_kcov *kcov; /* the default checks: each sim case's sites, attributed to its kernel */
 } pool;
+
+typedef enum { LINE_OK, LINE_FAILED, LINE_SKIPPED } line_verdict_t;
 
 /* What one line says. */
 typedef struct {
-    enum { LINE_OK, LINE_FAILED, LINE_SKIPPED } verdict;
+    line_verdict_t verdict;
     size_t sizes_checked;
     double max_eta;
     bool deterministic;
@@ -80,19 +116,65 @@ static unsigned dists_for(const verify_plan *p, sl_type t)
     return p->dists ? m : 1u << verify_default_dist(t);
 }
 
+/* The geometry of algo for elements of esize bytes, probed once. */
+static sl_status geometry_of(const verify_plan *p, expansion *x, const verify_algo *algo, sl_type t,
+                             verify_geometry *g)
+{
+    const size_t esize = SL_TYPE_SIZE(t);
+    for (size_t i = 0; i < x->nmemo; i++)
+        if (x->memo[i].algo == algo && x->memo[i].esize == esize) {
+            *g = x->memo[i].g;
+            return SL_OK;
+        }
+    if (!grow((void **)&x->memo, &x->mcap, x->nmemo + 1, sizeof *x->memo))
+        return SL_ERR_NOMEM;
+    /* a probe that fails (a --block the kernel refuses) adds no sizes: the
+     * cases say what the kernel refused */
+    if (verify_probe_geometry(algo, t, p->block, p->param, g) != SL_OK)
+        g->section = 0;
+    x->memo[x->nmemo++] = (geometry_memo){algo, esize, *g};
+    return SL_OK;
+}
+
+/* The group's sizes: the plan's, and with the default checks those of its
+ * kernel's geometry (the kernel backends: sim, cuda). */
+static sl_status group_sizes(const verify_plan *p, expansion *x, group *g)
+{
+    size_t extra[8], nextra = 0;
+    if (p->defaults && (g->backend == SL_SIM || g->backend == SL_CUDA) && g->algo->run[SL_SIM]) {
+        verify_geometry geo;
+        sl_status st = geometry_of(p, x, g->algo, g->type, &geo);
+        if (st != SL_OK)
+            return st;
+        nextra = verify_geometry_sizes(&geo, extra);
+    }
+    if (!grow((void **)&x->sizes, &x->scap, x->nsizes + p->size_count + nextra, sizeof *x->sizes))
+        return SL_ERR_NOMEM;
+    size_t *v = x->sizes + x->nsizes;
+    memcpy(v, p->sizes, p->size_count * sizeof *v);
+    memcpy(v + p->size_count, extra, nextra * sizeof *v);
+    g->sizes = x->nsizes;
+    g->nsizes = verify_sort_sizes(v, p->size_count + nextra);
+    x->nsizes += g->nsizes;
+    return SL_OK;
+}
+
 static sl_status add_group(const verify_plan *p, expansion *x, group g, unsigned dists)
 {
     if (!grow((void **)&x->groups, &x->gcap, x->ngroups + 1, sizeof *x->groups))
         return SL_ERR_NOMEM;
+    sl_status st = group_sizes(p, x, &g);
+    if (st != SL_OK)
+        return st;
     g.first = x->ntasks;
     g.count = 0;
-    for (size_t s = 0; s < p->size_count; s++)
+    for (size_t s = 0; s < g.nsizes; s++)
         for (int d = 0; d < VERIFY_DIST_COUNT; d++) {
             if (!(dists >> d & 1u))
                 continue;
             if (!grow((void **)&x->tasks, &x->tcap, x->ntasks + 1, sizeof *x->tasks))
                 return SL_ERR_NOMEM;
-            x->tasks[x->ntasks++] = (task){x->ngroups, p->sizes[s], (verify_dist)d};
+            x->tasks[x->ntasks++] = (task){x->ngroups, x->sizes[g.sizes + s], (verify_dist)d};
             g.count++;
         }
     x->groups[x->ngroups++] = g;
@@ -113,7 +195,7 @@ static sl_status expand(const verify_plan *p, expansion *x)
                 for (int op = 0; op < SL_OP_COUNT; op++) {
                     if (!(p->ops >> op & 1u) || !SL_OP_APPLIES(op, t))
                         continue;
-                    group g = {al, (sl_backend)b, (sl_type)t, (sl_op)op, false, 0, 0};
+                    group g = {al, (sl_backend)b, (sl_type)t, (sl_op)op, false, 0, 0, 0, 0};
                     sl_status st = SL_OK;
                     if (SL_KIND_IS_APP(al->kind)) {
                         /* applications scan counts with add whatever the
@@ -137,6 +219,17 @@ static sl_status expand(const verify_plan *p, expansion *x)
     return SL_OK;
 }
 
+/* The schedules of a case: --schedules, else one explored schedule besides
+ * the default one for the sim cases of up to VERIFY_EXPLORE_MAX_N elements
+ * (a warp-synchronous reduction without __syncwarp is right in the default
+ * schedule and wrong in most explored ones). */
+static int schedules_for(const verify_plan *p, const group *g, const task *t)
+{
+    if (p->schedules_given || g->backend != SL_SIM)
+        return p->schedules;
+    return t->n <= VERIFY_EXPLORE_MAX_N ? 2 : 0; /* 0: one, and an explored persistent run (harness.h) */
+}
+
 static void run_task(pool *p, size_t i)
 {
     const task *t = &p->x->tasks[i];
@@ -144,7 +237,7 @@ static void run_task(pool *p, size_t i)
     verify_case c = {.algo = g->algo, .backend = g->backend, .type = g->type, .op = g->op,
                      .exclusive = g->exclusive, .dist = t->dist, .n = t->n, .seed = p->plan->seed,
                      .repeat = p->plan->repeat, .block = p->plan->block, .param = p->plan->param,
-                     .allow_races = p->plan->allow_races, .schedules = p->plan->schedules,
+                     .allow_races = p->plan->allow_races, .schedules = schedules_for(p->plan, g, t),
                      .pct = p->plan->pct};
     /* The simulator and the GPU are process-wide: one case at a time. */
     bool serial = g->backend == SL_SIM || g->backend == SL_CUDA;
@@ -152,6 +245,8 @@ static void run_task(pool *p, size_t i)
         pthread_mutex_lock(&p->device);
     verify_run_case_on(&c, p->plan->data, p->x->ntasks == 1 ? p->plan->keep : NULL,
                        &p->results[i]);
+    if (g->backend == SL_SIM)
+        report_kcov_attribute(p->kcov, g->algo->name);
     if (serial)
         pthread_mutex_unlock(&p->device);
 }
@@ -198,7 +293,7 @@ static void run_all(pool *p, int jobs)
 static line summarise(const pool *p, const group *g)
 {
     line l = {LINE_OK, 0, 0.0, true, SL_OK, 0};
-    size_t sizes = p->plan->size_count, per_size = sizes ? g->count / sizes : 0;
+    size_t sizes = g->nsizes, per_size = sizes ? g->count / sizes : 0;
     for (size_t s = 0; s < sizes && per_size; s++) {
         bool all_ran = true;
         for (size_t k = s * per_size; k < (s + 1) * per_size; k++) {
@@ -327,6 +422,84 @@ static size_t count_skips(const pool *p, size_t why[SKIP_REASONS])
     return total;
 }
 
+/* ---- the default checks after the cases --------------------------------- */
+
+static line_verdict_t huge_verdict(const verify_huge_result *r)
+{
+    return r->status == SL_OK ? LINE_OK : verify_status_is_skip(r->status) ? LINE_SKIPPED : LINE_FAILED;
+}
+
+static bool unreached_counts(const verify_plan *plan, const report_kcov_kernel *k, const report_kcov_line *ln)
+{
+    return report_kcov_line_fails(k, ln, plan->algos, plan->algo_count);
+}
+
+/* Huge checks and unreached sites (verify_plan.h, defaults). */
+static sl_status run_extra(pool *p)
+{
+    const verify_plan *plan = p->plan;
+    extra_checks *e = &p->extra;
+    if (!plan->defaults || !(plan->backends >> SL_SIM & 1u))
+        return SL_OK;
+    e->huge = calloc(plan->algo_count + 1, sizeof *e->huge);
+    if (!e->huge)
+        return SL_ERR_NOMEM;
+    for (size_t i = 0; i < plan->algo_count; i++) {
+        const verify_algo *a = plan->algos[i];
+        if (!verify_huge_applies(a))
+            continue;
+        huge_line *h = &e->huge[e->nhuge++];
+        h->algo = a;
+        verify_huge_check(a, plan->block, plan->param, plan->seed, plan->allow_races, &h->r);
+        report_kcov_attribute(p->kcov, a->name);
+    }
+    if (!p->kcov || report_kcov_compute(p->kcov, plan->algos, plan->algo_count, &e->cov) != SL_OK)
+        return SL_ERR_NOMEM;
+    e->cov_done = true;
+    for (size_t k = 0; k < e->cov.count; k++)
+        for (size_t l = 0; l < e->cov.kernels[k].sites; l++)
+            e->unreached += unreached_counts(plan, &e->cov.kernels[k], &e->cov.kernels[k].lines[l]);
+    return SL_OK;
+}
+
+static bool extra_failed(const pool *p)
+{
+    for (size_t i = 0; i < p->extra.nhuge; i++) {
+        line_verdict_t v = huge_verdict(&p->extra.huge[i].r);
+        if (v == LINE_FAILED || (v == LINE_SKIPPED && p->plan->fail_on_skip))
+            return true;
+    }
+    return p->extra.unreached && !p->plan->allow_unreached;
+}
+
+/* A huge check is part of verify's default checks of one algorithm. */
+static void huge_replay(const pool *p, const huge_line *h, char *buf, size_t size)
+{
+    int len = snprintf(buf, size, "scanlab verify --algo %s --backend sim --type i32 --op add --seed %" PRIu64,
+                       h->algo->name, p->plan->seed);
+    if (p->plan->block && len > 0 && (size_t)len < size)
+        len += snprintf(buf + len, size - (size_t)len, " --block %d", p->plan->block);
+    if (p->plan->param && len > 0 && (size_t)len < size)
+        snprintf(buf + len, size - (size_t)len, " --param %d", p->plan->param);
+}
+
+/* Every unreached site as editors annotate it, on stderr: an error unless
+ * --allow-unreached. */
+static void print_unreached(const pool *p)
+{
+    const report_kcov_result *c = &p->extra.cov;
+    for (size_t k = 0; k < c->count; k++)
+        for (size_t l = 0; l < c->kernels[k].sites; l++) {
+            const report_kcov_line *ln = &c->kernels[k].lines[l];
+            const bool counts = unreached_counts(p->plan, &c->kernels[k], ln);
+            if (!ln->reached)
+                fprintf(stderr, "%s:%d: %s: %s: kernel site not reached by verify's inputs (%s)%s%s\n", ln->file,
+                        ln->line, counts && !p->plan->allow_unreached ? "error" : "note", c->kernels[k].name,
+                        ln->what, ln->exempt[0] ? ": " : !counts ? ": a shared line, perhaps another kernel's" : "",
+                        ln->exempt);
+        }
+}
+
 static void print_table(const pool *p, FILE *out)
 {
     const expansion *x = p->x;
@@ -373,6 +546,27 @@ static void print_table(const pool *p, FILE *out)
             if (r->findings_text[0])
                 fputs(r->findings_text, stderr);
         }
+    }
+    for (size_t i = 0; i < p->extra.nhuge; i++) {
+        const huge_line *h = &p->extra.huge[i];
+        line_verdict_t v = huge_verdict(&h->r);
+        count[v]++;
+        fprintf(out, "%-*s  %-7s  %-4s  %-6s  %-9s  %-7s  %5d  %s%s\n", w, h->algo->name, "sim", "i32", "add",
+                "huge", verdict_names[v], v == LINE_OK, rep ? "-          " : "", h->r.what);
+        if (v == LINE_FAILED) {
+            char cmd[512];
+            huge_replay(p, h, cmd, sizeof cmd);
+            fprintf(out, "    n=%zu: %s\n    seed %" PRIu64 "; replay: %s\n", (size_t)VERIFY_HUGE_N, h->r.what,
+                    p->plan->seed, cmd);
+        }
+    }
+    if (p->extra.cov_done && p->extra.cov.count) {
+        fprintf(out, "\nkernel sites no case reached: %zu%s (every unreached one on stderr as path:line)\n",
+                p->extra.unreached,
+                !p->extra.unreached         ? ": every verdict rests on code that ran"
+                : p->plan->allow_unreached ? ", allowed by --allow-unreached"
+                                           : ": the verdict would rest on code that did not run");
+        print_unreached(p);
     }
     if (p->plan->input)
         fprintf(out, "\n%zu OK, %zu FAILED, %zu SKIPPED (input %s)\n", count[LINE_OK],
@@ -485,8 +679,54 @@ static void print_json(const pool *p, FILE *out)
             json_null(&w, "deterministic");
         json_end_object(&w);
     }
-    json_end_array(&w);
     size_t count[3] = {0, 0, 0}, why[SKIP_REASONS];
+    for (size_t i = 0; i < p->extra.nhuge; i++) {
+        const huge_line *h = &p->extra.huge[i];
+        line_verdict_t v = huge_verdict(&h->r);
+        char cmd[512];
+        count[v]++;
+        json_begin_object(&w, NULL);
+        json_string(&w, "algo", h->algo->name);
+        json_string(&w, "backend", "sim");
+        json_string(&w, "type", "i32");
+        json_string(&w, "op", "add");
+        json_string(&w, "kind", "huge");
+        json_bool(&w, "exclusive", false);
+        json_string(&w, "status", verdict_names[v]);
+        json_uint(&w, "sizes_checked", v == LINE_OK);
+        json_null(&w, "max_eta");
+        json_bool(&w, "outputs_checked", h->r.outputs_checked);
+        json_string(&w, "message", h->r.what);
+        if (v == LINE_FAILED) {
+            json_begin_object(&w, "first_failure");
+            json_uint(&w, "n", VERIFY_HUGE_N);
+            json_string(&w, "message", h->r.what);
+            json_string(&w, "where", h->r.status == SL_ERR_SIM ? "finding" : "value");
+            json_end_object(&w);
+            huge_replay(p, h, cmd, sizeof cmd);
+            json_string(&w, "replay", cmd);
+        } else {
+            json_null(&w, "first_failure");
+            json_null(&w, "replay");
+        }
+        json_null(&w, "deterministic");
+        json_end_object(&w);
+    }
+    json_end_array(&w);
+    json_begin_array(&w, "unreached");
+    for (size_t k = 0; k < p->extra.cov.count; k++)
+        for (size_t l = 0; l < p->extra.cov.kernels[k].sites; l++) {
+            const report_kcov_line *ln = &p->extra.cov.kernels[k].lines[l];
+            if (!unreached_counts(p->plan, &p->extra.cov.kernels[k], ln))
+                continue;
+            json_begin_object(&w, NULL);
+            json_string(&w, "algo", p->extra.cov.kernels[k].name);
+            json_string(&w, "file", ln->file);
+            json_int(&w, "line", ln->line);
+            json_string(&w, "what", ln->what);
+            json_end_object(&w);
+        }
+    json_end_array(&w);
     for (size_t i = 0; i < p->x->ngroups; i++)
         count[summarise(p, &p->x->groups[i]).verdict]++;
     count_skips(p, why);
@@ -500,39 +740,56 @@ static void print_json(const pool *p, FILE *out)
             json_uint(&w, sl_status_str(skip_reasons[k]), why[k]);
     json_end_object(&w);
     json_bool(&w, "fail_on_skip", p->plan->fail_on_skip);
+    json_uint(&w, "unreached", p->extra.unreached);
+    json_bool(&w, "allow_unreached", p->plan->allow_unreached);
     json_end_object(&w);
     json_end_object(&w);
     json_finish(&w);
+}
+
+static void free_expansion(expansion *x)
+{
+    free(x->groups);
+    free(x->tasks);
+    free(x->sizes);
+    free(x->memo);
 }
 
 int verify_run_plan(const verify_plan *plan, FILE *out)
 {
     expansion x = {0};
     if (expand(plan, &x) != SL_OK) {
-        free(x.groups);
-        free(x.tasks);
+        free_expansion(&x);
         fprintf(stderr, "scanlab: verify: out of memory\n");
         return CLI_EXIT_FAILED;
     }
     if (x.ngroups == 0) {
-        free(x.groups);
-        free(x.tasks);
+        free_expansion(&x);
         return cli_usage_error("verify: the selection has no algorithm, backend, type and "
                                "operator that go together");
     }
     pool p = {.plan = plan, .x = &x};
+    /* after the probes, before the cases: only the cases and the huge
+     * checks count toward the kernel sites reached */
+    if (plan->defaults && (plan->backends >> SL_SIM & 1u))
+        p.kcov = report_kcov_new();
     cli_progress_start(&p.progress, "verify", "cases", x.ntasks);
     p.results = calloc(x.ntasks ? x.ntasks : 1, sizeof *p.results);
     if (!p.results) {
-        free(x.groups);
-        free(x.tasks);
+        free_expansion(&x);
         fprintf(stderr, "scanlab: verify: out of memory\n");
         return CLI_EXIT_FAILED;
     }
     run_all(&p, plan->jobs < 1 ? 1 : plan->jobs);
+    int code = CLI_EXIT_OK;
+    if (run_extra(&p) != SL_OK) {
+        fprintf(stderr, "scanlab: verify: out of memory\n");
+        code = CLI_EXIT_FAILED;
+    }
     if (plan->kept)
         *plan->kept = x.ntasks == 1 && p.results[0].kept;
-    int code = CLI_EXIT_OK;
+    if (extra_failed(&p))
+        code = CLI_EXIT_FAILED;
     for (size_t i = 0; i < x.ngroups; i++) {
         line l = summarise(&p, &x.groups[i]);
         if (l.verdict == LINE_FAILED || (l.verdict == LINE_SKIPPED && plan->fail_on_skip))
@@ -543,7 +800,10 @@ int verify_run_plan(const verify_plan *plan, FILE *out)
     else
         print_table(&p, out);
     free(p.results);
-    free(x.groups);
-    free(x.tasks);
+    report_kcov_free(p.kcov);
+    free(p.extra.huge);
+    if (p.extra.cov_done)
+        report_kcov_result_free(&p.extra.cov);
+    free_expansion(&x);
     return code;
 }

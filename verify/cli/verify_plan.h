@@ -24,6 +24,16 @@ typedef struct {
     int schedules;                   /* sim: schedules per case (docs/memory-model.md), >= 1 */
     unsigned pct;                    /* sim: PCT depth of the explored schedules (0: random) */
     bool fail_on_skip;               /* a skipped line fails the run (exit 1) */
+    /* The default checks (no --n, no --input; docs/usage.md): each kernel
+     * backend's sizes grow by its geometry (verify/harness/geometry.h),
+     * and with the sim backend every device-level kernel gets a huge check
+     * (verify/harness/huge_check.h) and an unreached call site of a
+     * catalogue kernel fails the run unless allow_unreached. */
+    bool defaults;
+    bool allow_unreached;
+    /* --schedules given: without it, sim cases of up to VERIFY_EXPLORE_MAX_N
+     * elements run under one explored schedule besides the default one */
+    bool schedules_given;
     bool json;
     uint64_t peak_bytes;             /* the estimated peak memory (JSON: memory_estimate_bytes) */
     /* User data (--input): every case scans data[0..sizes[0]) instead of a

@@ -62,11 +62,43 @@ static uint64_t schedule_of(const verify_case *c, int run)
     return z ? z : 1;
 }
 
+/* The schedule of the persistent run: an explored one, so that tiles
+ * publish out of order and a look-back meets aggregates and unpublished
+ * tiles, waits, and moves to the window before (the default schedule
+ * publishes every prefix before its successor looks). */
+static uint64_t persistent_schedule(const verify_case *c)
+{
+    if (c->schedules == 1) /* asked for the default schedule alone */
+        return 0;
+    uint64_t z = c->seed ^ UINT64_C(0x70657273697374); /* "persist" */
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return z ? z : 1;
+}
+
 /* Run the case's algorithm once. On the simulator the run gets its own
  * counts, so that what the simulator found (a race, an out-of-bounds
  * access, ...) fails the case like a wrong value: SL_ERR_SIM with the
  * sites in r->findings_text. Races alone pass when they are allowed. */
-static sl_status run_algo(const verify_case *c, sl_scan_args *args, uint64_t schedule, verify_case_result *r)
+/* The persistent grid a sim run calls for (0: none): a launch whose grid an
+ * occupancy query sized took more blocks than the simulator's stand-in for
+ * a grid-stride kernel's resident blocks (4), so it ran a block per tile;
+ * the GPU runs such inputs on persistent blocks once the tiles outnumber
+ * what it holds at once. Half the tiles' blocks is what the device's
+ * occupancy comes to, scaled to the simulated size: every block scans two
+ * tiles or more, so the look-back scans take their pipelined path
+ * (sp_scan_pipe, both staging areas). */
+static unsigned persistent_grid(const model_stats *s)
+{
+    for (size_t i = 0; i < s->nlaunch_records; i++)
+        if (s->launch[i].occupancy_grid && s->launch[i].blocks > VERIFY_GRID_STRIDE_BLOCKS)
+            return s->launch[i].blocks / 2;
+    return 0;
+}
+
+static sl_status run_algo(const verify_case *c, sl_scan_args *args, uint64_t schedule, unsigned occupancy,
+                          unsigned *persistent, verify_case_result *r)
 {
     if (c->backend != SL_SIM)
         return c->algo->run[c->backend](args);
@@ -75,9 +107,12 @@ static sl_status run_algo(const verify_case *c, sl_scan_args *args, uint64_t sch
     s.cfg.quiet = true;
     s.cfg.schedule = schedule;
     s.cfg.pct_depth = c->pct;
+    s.cfg.occupancy = occupancy;
     args->sim = &s;
     sl_status st = c->algo->run[SL_SIM](args);
     args->sim = NULL;
+    if (persistent && !c->one_grid)
+        *persistent = persistent_grid(&s);
     bool allow = c->allow_races || allow_races_default;
     uint64_t found = model_findings(&s, allow);
     r->races += s.races;
@@ -259,11 +294,13 @@ static sl_status run_checked(const verify_case *c, const case_io *io, buffers *b
     for (size_t k = 0; k < len * es; k++)
         b->poison[k] = (unsigned char)~b->ref[k];
     const int repeat = c->repeat < 1 ? 1 : c->repeat, runs = repeat * schedules_of(c);
-    for (int run = 0; run < runs; run++) {
+    unsigned grid = 0; /* run 0 says whether a persistent run follows the others */
+    for (int run = 0; run < runs + (grid ? 1 : 0); run++) {
         memset(b->out_block, GUARD_BYTE, (len + 2 * VERIFY_GUARD_ELEMS) * es);
         memcpy(out, b->poison, len * es);
-        r->schedule = schedule_of(c, run);
-        sl_status st = run_algo(c, &args, r->schedule, r);
+        r->schedule = run < runs ? schedule_of(c, run) : persistent_schedule(c);
+        r->occupancy = run < runs ? 0 : grid;
+        sl_status st = run_algo(c, &args, r->schedule, r->occupancy, run == 0 ? &grid : NULL, r);
         if (st != SL_OK) {
             r->run = run;
             return st;
@@ -277,9 +314,10 @@ static sl_status run_checked(const verify_case *c, const case_io *io, buffers *b
             return SL_ERR_CHECK;
         }
         r->schedule = 0;
+        r->occupancy = 0;
         if (run == 0)
             memcpy(b->first, out, len * es);
-        else if (memcmp(b->first, out, len * es) != 0)
+        else if (run < runs && memcmp(b->first, out, len * es) != 0)
             r->deterministic = false;
     }
     return SL_OK;
@@ -374,13 +412,15 @@ static sl_status run_app_case(const verify_case *c, const case_io *io, verify_ca
     sl_scan_args args = {.type = c->type, .op = c->op, .in = b.in, .out = out, .n = c->n,
                          .block = c->block, .param = c->param};
     const int repeat = c->repeat < 1 ? 1 : c->repeat, runs = repeat * schedules_of(c);
-    for (int run = 0; run < runs && st == SL_OK; run++) {
+    unsigned grid = 0; /* as in run_checked */
+    for (int run = 0; run < runs + (grid ? 1 : 0) && st == SL_OK; run++) {
         memset(b.block, GUARD_BYTE, b.out_bytes + 2 * g);
         /* the complement of the reference: nothing passes unwritten */
         for (size_t k = 0; k < b.out_bytes; k++)
             out[k] = (unsigned char)~b.ref[k];
-        r->schedule = schedule_of(c, run);
-        st = run_algo(c, &args, r->schedule, r);
+        r->schedule = run < runs ? schedule_of(c, run) : persistent_schedule(c);
+        r->occupancy = run < runs ? 0 : grid;
+        st = run_algo(c, &args, r->schedule, r->occupancy, run == 0 ? &grid : NULL, r);
         if (st != SL_OK) {
             r->run = run;
             break;
@@ -388,9 +428,9 @@ static sl_status run_app_case(const verify_case *c, const case_io *io, verify_ca
         if (!check_app_run(c, &b, out, r)) {
             r->run = run;
             st = SL_ERR_CHECK;
-        } else if ((r->schedule = 0), run == 0) {
+        } else if ((r->schedule = 0), (r->occupancy = 0), run == 0) {
             memcpy(b.first, out, b.out_bytes);
-        } else if (memcmp(b.first, out, SL_APP_HEADER_BYTES + app_defined(c, app_count(out)) *
+        } else if (run < runs && memcmp(b.first, out, SL_APP_HEADER_BYTES + app_defined(c, app_count(out)) *
                                                                  (r->value_type == SL_I64 ? 8 : es)) != 0) {
             r->deterministic = false;
         }
@@ -438,7 +478,19 @@ sl_status verify_run_case_on(const verify_case *c, const void *data, void *keep,
     return r->status = st;
 }
 
+static void describe(const verify_case_result *r, char *buf, size_t size);
+
 void verify_describe_result(const verify_case_result *r, char *buf, size_t size)
+{
+    describe(r, buf, size);
+    /* the persistent run has no option of verify's: say how to replay it */
+    const size_t len = strlen(buf);
+    if (r->occupancy && len < size)
+        snprintf(buf + len, size - len, " (on a persistent grid of %u blocks, as 'scanlab simulate "
+                 "--occupancy %u' runs it)", r->occupancy, r->occupancy);
+}
+
+static void describe(const verify_case_result *r, char *buf, size_t size)
 {
     char e[96], got[96];
     const verify_mismatch *m = &r->mismatch;

@@ -32,9 +32,28 @@ typedef struct {
     bool allow_races; /* sim: a race alone does not fail the case (see also
                        * verify_set_allow_races) */
     int schedules;    /* sim: runs under the default schedule and schedules - 1 explored
-                       * ones (model_config.schedule) drawn from seed; <= 1: default only */
+                       * ones (model_config.schedule) drawn from seed; <= 1: default only
+                       * (but the persistent run below: explored unless exactly 1) */
     unsigned pct;     /* sim, explored schedules: PCT depth (0: uniformly random) */
+    /* sim: only the grid the kernel asks for by default. Otherwise a kernel
+     * whose grid an occupancy query sized, and which got a block per tile
+     * for more than VERIFY_GRID_STRIDE_BLOCKS tiles, runs once more on a
+     * persistent grid of half as many blocks (the GPU's path for large
+     * inputs: harness.c, persistent_grid), under an explored schedule
+     * unless schedules is 1 */
+    bool one_grid;
 } verify_case;
+
+/* Sizes up to which verify and the report run a sim case under one
+ * explored schedule besides the default one, unless --schedules says
+ * otherwise: every size where a block of up to 1024 threads is partly
+ * filled, and the sizes before the large ones that dominate the time. */
+#define VERIFY_EXPLORE_MAX_N ((size_t)1025)
+
+/* The simulator's stand-in for the resident blocks of a grid-stride kernel
+ * (SL_SIM_RESIDENT_BLOCKS, cuda/dialect.h): a grid of more blocks that an
+ * occupancy query sized is a block per tile. */
+#define VERIFY_GRID_STRIDE_BLOCKS 4u
 
 /* Room for the simulator's findings of one case, as text. */
 #define VERIFY_FINDINGS_TEXT 2048
@@ -69,6 +88,7 @@ typedef struct {
     /* sim backend: what the simulator found over every run */
     uint64_t races;         /* races seen (allowed or not) */
     uint64_t schedule;      /* the schedule of the run that failed (0: the default) */
+    unsigned occupancy;     /* the persistent grid of the run that failed (0: the kernel's own) */
     uint64_t findings;      /* findings that fail the case (model_findings) */
     /* the findings, one "path:line: error: message" line each (the first
      * ones, cut at a line end when they do not fit); empty when none */

@@ -2,6 +2,8 @@
  * (kernel_coverage.h). */
 #include "verify/report/kernel_coverage.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +114,34 @@ static void add_what(char *list, size_t size, const char *what)
 }
 
 /* The lines of kernel k from the records sorted by place. */
+/* The reason of REPORT_KCOV_EXEMPT on line `line` of the source file
+ * (repository-relative) into buf, or "": read from the source tree
+ * (SCANLAB_SOURCE_ROOT in the environment, else the one this was built
+ * from); without the sources no line is exempt. */
+static void exempt_reason(const char *file, int line, char *buf, size_t size)
+{
+    const char *root = getenv("SCANLAB_SOURCE_ROOT");
+    char path[4096], text[1024];
+    buf[0] = '\0';
+    snprintf(path, sizeof path, "%s/%s", root && *root ? root : SCANLAB_SOURCE_ROOT, file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    for (int k = 1; fgets(text, sizeof text, f); k++)
+        if (k == line) {
+            const char *m = strstr(text, REPORT_KCOV_EXEMPT);
+            if (m) {
+                m += strlen(REPORT_KCOV_EXEMPT);
+                const char *end = strstr(m, "*/");
+                snprintf(buf, size, "%.*s", (int)(end ? end - m : (ptrdiff_t)strcspn(m, "\n")), m);
+                for (size_t e = strlen(buf); e > 0 && buf[e - 1] == ' '; e--)
+                    buf[e - 1] = '\0';
+            }
+            break;
+        }
+    fclose(f);
+}
+
 static sl_status kernel_lines(report_kcov_kernel *k, const record *r, size_t n, bool attributed,
                               const verify_algo *const *algos, size_t count)
 {
@@ -164,6 +194,8 @@ static sl_status kernel_lines(report_kcov_kernel *k, const record *r, size_t n, 
             l->reached = reached;
             l->by = reached ? NULL : by;
             snprintf(l->what, sizeof l->what, "%s", what);
+            if (!reached)
+                exempt_reason(l->file, l->line, l->exempt, sizeof l->exempt);
             k->sites++;
             k->reached += reached;
             k->file_sites[fi]++;
@@ -172,6 +204,32 @@ static sl_status kernel_lines(report_kcov_kernel *k, const record *r, size_t n, 
         i = j;
     }
     return SL_OK;
+}
+
+/* Whether every catalogue kernel that compiles file is among algos. */
+static bool includers_selected(const char *file, const verify_algo *const *algos, size_t count)
+{
+    for (size_t i = 0; i < report_kernel_files_count; i++) {
+        const report_kernel_files *k = &report_kernel_files_table[i];
+        bool includes = false, selected = false;
+        for (size_t f = 0; k->files[f] && !includes; f++)
+            includes = strcmp(k->files[f], file) == 0;
+        for (size_t a = 0; a < count && includes && !selected; a++)
+            selected = strcmp(algos[a]->name, k->name) == 0;
+        if (includes && !selected)
+            return false;
+    }
+    return true;
+}
+
+bool report_kcov_line_fails(const report_kcov_kernel *k, const report_kcov_line *ln, const verify_algo *const *algos,
+                            size_t count)
+{
+    if (ln->reached || ln->exempt[0])
+        return false;
+    if (strcmp(ln->file, k->src->files[0]) == 0)
+        return true;
+    return !ln->by && includers_selected(ln->file, algos, count);
 }
 
 sl_status report_kcov_compute(const report_kcov *c, const verify_algo *const *algos, size_t count,

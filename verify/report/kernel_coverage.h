@@ -30,7 +30,16 @@ typedef struct {
     bool reached;
     char what[48];    /* the dialect calls on the line: "LD, ST" */
     const char *by;   /* unreached, but this other kernel ran it (or NULL) */
+    /* the reason the source gives on the line for a site no correct run
+     * of the default configuration reaches ("" when none): a trailing
+     * comment that opens with REPORT_KCOV_EXEMPT and gives the reason (a
+     * spin's give-up, an emulated adversary, a torn read); such a line
+     * never fails a check */
+    char exempt[160];
 } report_kcov_line;
+
+/* The comment that marks a line exempt (see report_kcov_line). */
+#define REPORT_KCOV_EXEMPT "/* not reached by verify: "
 
 typedef struct {
     const char *name;                /* the algorithm */
@@ -61,6 +70,17 @@ void report_kcov_attribute(report_kcov *c, const char *name);
 sl_status report_kcov_compute(const report_kcov *c, const verify_algo *const *algos, size_t count,
                               report_kcov_result *out);
 void report_kcov_result_free(report_kcov_result *r);
+
+/* Whether unreached line ln of kernel k fails a check (verify's default
+ * checks, the report): a line of the kernel's own template; or a line of a
+ * shared header that no kernel reached at all while every catalogue
+ * kernel that compiles the header is among algos[0..count). A header line
+ * that another kernel reached, or that none of the selected kernels
+ * reached while some that compile it are not selected, may be a function
+ * the kernel never calls (each kernel compiles the whole header): it is
+ * listed, not failed. An exempt line never fails. */
+bool report_kcov_line_fails(const report_kcov_kernel *k, const report_kcov_line *ln, const verify_algo *const *algos,
+                            size_t count);
 
 /* The entry point of 'scanlab verify --coverage': after the run, print on
  * out one line per kernel of algos[0..count) (sites, reached, percent,

@@ -88,6 +88,7 @@ typedef struct {
 typedef struct {
     const char *dir;         /* the directory being written (a temporary one) */
     bool quick;              /* the reduced selection */
+    bool allow_unreached;    /* an unreached kernel site does not fail the report (coverage) */
     bool gnuplot;            /* whether gnuplot can be run */
     uint64_t seed;
     char command[512];       /* the command line that made the report */

@@ -206,15 +206,37 @@ sl_status report_run_coverage(report_section *s)
         algos[i] = &verify_algos[i];
     report_kcov_result r;
     sl_status st = s->ctx->kcov ? report_kcov_compute(s->ctx->kcov, algos, verify_algo_count, &r) : SL_ERR_NOMEM;
-    free(algos);
-    if (st != SL_OK)
+    if (st != SL_OK) {
+        free(algos);
         return report_fail(s, st, "kernel coverage: %s", sl_status_str(st));
+    }
     bool ran = false;
     for (size_t i = 0; i < r.count; i++)
         ran |= r.kernels[i].reached > 0;
     if (!ran)
         report_text(s, "No kernel ran in the simulator before this section (the verification section did not "
                        "complete), so every call site shows as not reached.");
+    /* a verdict must not rest on code that did not run (but in the
+     * reduced selection of --quick) */
+    size_t unreached = 0, exempt = 0;
+    for (size_t i = 0; i < r.count; i++)
+        for (size_t l = 0; l < r.kernels[i].sites; l++) {
+            const report_kcov_line *x = &r.kernels[i].lines[l];
+            unreached += report_kcov_line_fails(&r.kernels[i], x, algos, verify_algo_count);
+            exempt += !x->reached && x->exempt[0];
+        }
+    if (unreached && !s->ctx->quick && !s->ctx->allow_unreached)
+        s->failed_checks += (unsigned)unreached;
+    free(algos);
+    report_text(s, "%zu call site%s not reached that the verdicts need (a line of a kernel's own template, or "
+                   "of a shared header that no kernel reached), and %zu that no correct run of the default "
+                   "configuration reaches, each marked in the source with the reason (a spin's give-up, an "
+                   "emulated adversary, a torn read, a setting other than the default): %s.", unreached,
+                unreached == 1 ? "" : "s", exempt,
+                !unreached                ? "every verdict of the verification section rests on code that ran"
+                : s->ctx->quick           ? "listed, not failed: --quick checks a reduced selection"
+                : s->ctx->allow_unreached ? "listed, not failed (--allow-unreached)"
+                                          : "each one a failed check (--allow-unreached lists them without failing)");
     st = kernel_tables(s, &r);
     report_kcov_result_free(&r);
     if (st != SL_OK)

@@ -1,7 +1,7 @@
-/* `scanlab simulate --huge`: a scan of more elements than memory holds, to
- * catch 32-bit index arithmetic where it breaks (beyond 2^31 and 2^32
- * elements). The buffers are mapped lazily; the input is zero (the
- * identity of add) except in windows at the chosen elements, so untouched
+/* Huge runs (`scanlab simulate --huge`, huge_check.c): a scan of more
+ * elements than memory holds, to catch 32-bit index arithmetic where it
+ * breaks (beyond 2^31 and 2^32 elements). The buffers are mapped lazily;
+ * the input is zero (the identity of add) except in windows at the chosen elements, so untouched
  * pages stay untouched and the skipped blocks' tiles are exactly what they
  * would have computed; the simulator runs only the blocks around the chosen
  * elements (model_config.huge_n). Every nonzero value is a small integer,
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "verify/cli/simulate_huge.h"
+#include "verify/harness/huge.h"
 #include "verify/harness/rng.h"
 
 /* Elements of input (and of checked outputs) around each chosen element:
@@ -140,4 +140,15 @@ size_t huge_check(sl_type t, bool exclusive, size_t n, const void *in, const voi
         before = s;
     }
     return bad;
+}
+
+long long huge_window_sum(sl_type t, size_t n, const void *in, const uint64_t *at, unsigned nat)
+{
+    uint64_t lo[8], hi[8];
+    const unsigned m = merged_windows(n, at, nat < 8 ? nat : 8, lo, hi);
+    long long sum = 0;
+    for (unsigned k = 0; k < m; k++)
+        for (uint64_t i = lo[k]; i < hi[k]; i++)
+            sum += get(t, in, i);
+    return sum;
 }

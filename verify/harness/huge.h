@@ -1,7 +1,8 @@
-/* The pieces of `scanlab simulate --huge` (simulate_huge.c): lazily mapped
+/* The pieces of a huge run (huge.c; `scanlab simulate --huge`, the huge
+ * checks of verify and the report, huge_check.h): lazily mapped
  * buffers, the chosen elements, a sparse input and its checks. */
-#ifndef SCANLAB_SIMULATE_HUGE_H
-#define SCANLAB_SIMULATE_HUGE_H
+#ifndef SCANLAB_HUGE_H
+#define SCANLAB_HUGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,5 +26,8 @@ void huge_fill(sl_type t, uint64_t seed, size_t n, void *in, const uint64_t *at,
  * the expected and the actual value). */
 size_t huge_check(sl_type t, bool exclusive, size_t n, const void *in, const void *out, const uint64_t *at,
                   unsigned nat, size_t *first_bad, long long *want, long long *got);
+
+/* The sum of every input of the windows (a reduction's exact result). */
+long long huge_window_sum(sl_type t, size_t n, const void *in, const uint64_t *at, unsigned nat);
 
 #endif
