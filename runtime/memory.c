@@ -18,6 +18,11 @@ static rt_alloc *allocs;
 static size_t nallocs, capallocs, allocated;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Bytes after each allocation that belong to none, so that a kernel
+ * reading past the end of one buffer is out of bounds rather than inside
+ * the next (allocations are otherwise packed at 256-byte alignment). */
+#define RT_GUARD_BYTES 4096
+
 /* The H100's memory: what cudaMemGetInfo answers as the total. */
 #define RT_TOTAL_MEM ((size_t)80 * 1024 * 1024 * 1024)
 
@@ -63,7 +68,7 @@ static cudaError_t alloc(void **p, size_t bytes, bool host)
             capallocs = c;
         }
     }
-    if (nallocs == capallocs || model_dev_alloc(p, bytes) != SL_OK) {
+    if (nallocs == capallocs || model_dev_alloc_guarded(p, bytes, RT_GUARD_BYTES) != SL_OK) {
         *p = NULL;
         e = cudaErrorMemoryAllocation;
     } else {

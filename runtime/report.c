@@ -37,6 +37,38 @@ static uint64_t total_findings(void)
     return f;
 }
 
+/* A kernel's name for the table: without its return type and parameter
+ * list, template arguments nested deeper than one level as <...>, at most
+ * NAME_WIDTH characters (the JSON has the whole name). */
+#define NAME_WIDTH 140
+static void short_name(const char *full, char *out, size_t size)
+{
+    const char *s = strncmp(full, "void ", 5) == 0 ? full + 5 : full;
+    /* the parameter list: the last '(' at template depth 0 */
+    const char *end = s + strlen(s);
+    int depth = 0;
+    for (const char *p = s; *p; p++) {
+        depth += *p == '<' ? 1 : *p == '>' ? -1 : 0;
+        if (*p == '(' && depth == 0)
+            end = p;
+    }
+    size_t k = 0;
+    depth = 0;
+    for (const char *p = s; p < end && k + 4 < size; p++) {
+        if (*p == '<' && ++depth == 2) {
+            memcpy(out + k, "<...", 4);
+            k += 4;
+        } else if (*p == '>' && depth-- == 2) {
+            out[k++] = '>';
+        } else if (depth < 2) {
+            out[k++] = *p;
+        }
+    }
+    out[k] = '\0';
+    if (k > NAME_WIDTH)
+        memcpy(out + NAME_WIDTH - 3, "...", 4);
+}
+
 static void write_text(FILE *f)
 {
     /* the header scanlab run reads (not printed): only where it reads it */
@@ -48,9 +80,11 @@ static void write_text(FILE *f)
     for (size_t i = 0; i < nrecs; i++) {
         const rt_launch_rec *r = &log_recs[i];
         if (i < TEXT_LAUNCHES || r->findings || r->text) {
+            char name[512];
+            short_name(r->kernel, name, sizeof name);
             fprintf(f, "launch %zu: %s grid (%u,%u,%u) block (%u,%u,%u) shared %zu: %llu instructions, %llu barriers, "
                        "%llu bank conflicts, %llu+%llu global sectors (ld+st)",
-                    i + 1, r->kernel, r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->shared,
+                    i + 1, name, r->grid.x, r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->shared,
                     (unsigned long long)r->instructions, (unsigned long long)r->barriers,
                     (unsigned long long)r->bank_conflicts, (unsigned long long)r->global_ld_sectors,
                     (unsigned long long)r->global_st_sectors);

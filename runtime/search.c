@@ -117,11 +117,11 @@ void rt_search_launch(ptx_module *m, int entry, const sl_launch *cfg, void **arg
             break; /* no thread waits on another block: nothing to search under any model */
         const char *vn = v == MODEL_VERDICT_FREE ? "deadlock-free" : v == MODEL_VERDICT_DEADLOCK ? "DEADLOCK"
                          : v == MODEL_VERDICT_FINDING ? "FINDING" : "INCOMPLETE";
-        snprintf(line, sizeof line, "  search %s, %llu blocks, %u resident, %s: %s (%llu schedules%s)\n",
+        snprintf(line, sizeof line, "  search %s, %llu blocks, %u resident, %s: %s (%llu schedule%s%s)\n",
                  model_names[p], blocks, p == MODEL_PROGRESS_HSA || p == MODEL_PROGRESS_FAIR ? (unsigned)blocks
                                                                                               : rt_cfg.resident,
                  exhaustive((unsigned)blocks) ? "exhaustive" : "sampled", vn, (unsigned long long)res.schedules,
-                 exhaustive((unsigned)blocks) ? "" : ", not a proof");
+                 res.schedules == 1 ? "" : "s", exhaustive((unsigned)blocks) ? "" : ", not a proof");
         append(&r->search, line);
         if (v == MODEL_VERDICT_DEADLOCK) {
             for (unsigned i = 0; i < res.nwaits && i < 8; i++) {

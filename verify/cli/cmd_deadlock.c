@@ -504,4 +504,13 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
     return rc;
 }
 
-int cmd_deadlock(int argc, char **argv) { return user_kernel_dispatch("deadlock", argc, argv, deadlock_main); }
+int cmd_deadlock(int argc, char **argv)
+{
+    /* deadlock -- PROGRAM: the launches of a whole program (cmd_run.c) */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            cli_set_command("deadlock");
+            return cmd_run_deadlock(argc, argv);
+        }
+    return user_kernel_dispatch("deadlock", argc, argv, deadlock_main);
+}
