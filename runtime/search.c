@@ -121,7 +121,8 @@ void rt_search_launch(ptx_module *m, int entry, const sl_launch *cfg, void **arg
                  model_names[p], blocks, p == MODEL_PROGRESS_HSA || p == MODEL_PROGRESS_FAIR ? (unsigned)blocks
                                                                                               : rt_cfg.resident,
                  exhaustive((unsigned)blocks) ? "exhaustive" : "sampled", vn, (unsigned long long)res.schedules,
-                 res.schedules == 1 ? "" : "s", exhaustive((unsigned)blocks) ? "" : ", not a proof");
+                 res.schedules == 1 ? "" : "s",
+                 exhaustive((unsigned)blocks) || v != MODEL_VERDICT_FREE ? "" : ", not a proof");
         append(&r->search, line);
         if (v == MODEL_VERDICT_DEADLOCK) {
             for (unsigned i = 0; i < res.nwaits && i < 8; i++) {

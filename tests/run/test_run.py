@@ -201,20 +201,19 @@ def case_cub():
 
 
 def case_cub_lookback():
-    """CUB's scan assigns tiles by blockIdx and waits on its predecessors'
-    tile status (decoupled look-back): at 3 tiles the search is exhaustive.
-    The verdicts are what docs/run.md records."""
-    res = run(["deadlock", "--model", "obe,lobe", "--", prog("cub_device"), CUB_LOOKBACK_N])
+    """CUB's scan and select assign tiles by blockIdx and wait on their
+    predecessors' tile status (decoupled look-back). At 5000 elements their
+    launches have 2 tiles; with one residency slot every schedule is
+    searched. The verdicts are the ones docs/run.md records."""
+    res = run(["deadlock", "--model", "obe,lobe", "--resident", "1", "--", prog("cub_device"), "5000"])
     rc, out, err, _ = res
     expect("cub_device: 0 failures" in out, "the run itself is right", res)
-    scan = [l for l in out.splitlines() if re.match(r"  search (obe|lobe), 3 blocks", l)]
-    expect(scan, "the scan's 3-block launches were searched", res)
-    expect(all("lobe" not in l or "deadlock-free" in l for l in scan), "lobe: deadlock-free", res)
-    expect(any(l.startswith("  search obe") and "DEADLOCK" in l for l in scan) and rc == 1,
-           "obe: DEADLOCK (tiles by blockIdx, a later block resident first waits forever)", res)
-
-
-CUB_LOOKBACK_N = "8832"
+    obe = [l for l in out.splitlines() if l.startswith("  search obe, 2 blocks, 1 resident, exhaustive")]
+    lobe = [l for l in out.splitlines() if l.startswith("  search lobe, 2 blocks, 1 resident, exhaustive")]
+    expect(len(obe) == 9 and len(lobe) == 9, "the 8 scans' and the select's look-back launches searched", res)
+    expect(all("deadlock-free" in l for l in lobe), "lobe (blocks start in id order): deadlock-free", res)
+    expect(all("DEADLOCK" in l for l in obe) and rc == 1,
+           "obe: DEADLOCK (block 1 dispatched first waits for block 0, which never gets the slot)", res)
 CUB_CASES = [("cub: DeviceScan, DeviceSelect, DevicePartition, DeviceRadixSort to 2^16", case_cub),
              ("cub: look-back searched under obe and lobe", case_cub_lookback)]
 
