@@ -236,7 +236,8 @@ RT_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *func
     a->numRegs = 32; /* registers are not modelled: a count that limits nothing */
     a->ptxVersion = (int)(m->version_major * 10 + m->version_minor);
     a->binaryVersion = RT_CC_MAJOR * 10 + RT_CC_MINOR;
-    a->maxDynamicSharedSizeBytes = (int)(k->max_dyn_shared ? k->max_dyn_shared : RT_SMEM_PER_BLOCK - a->sharedSizeBytes);
+    a->maxDynamicSharedSizeBytes =
+        (int)(k->max_dyn_shared ? k->max_dyn_shared : RT_SMEM_PER_BLOCK - a->sharedSizeBytes);
     a->preferredShmemCarveout = -1;
     return cudaSuccess;
 }

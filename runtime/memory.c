@@ -97,7 +97,10 @@ static cudaError_t release(void *p, bool host)
 }
 
 RT_API cudaError_t cudaMalloc(void **p, size_t bytes) { return alloc(p, bytes, false); }
-RT_API cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags) { return (void)flags, alloc(p, bytes, false); }
+RT_API cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags)
+{
+    return (void)flags, alloc(p, bytes, false);
+}
 RT_API cudaError_t cudaMallocAsync(void **p, size_t bytes, cudaStream_t s) { return (void)s, alloc(p, bytes, false); }
 RT_API cudaError_t cudaMallocHost(void **p, size_t bytes) { return alloc(p, bytes, true); }
 RT_API cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags) { return (void)flags, alloc(p, bytes, true); }
@@ -176,7 +179,10 @@ RT_API cudaError_t cudaMemset(void *p, int value, size_t n)
     return cudaSuccess;
 }
 
-RT_API cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s) { return (void)s, cudaMemset(p, value, n); }
+RT_API cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s)
+{
+    return (void)s, cudaMemset(p, value, n);
+}
 
 /* ---- module variables ---- */
 static cudaError_t symbol_span(const void *symbol, size_t count, size_t offset, void **dev)

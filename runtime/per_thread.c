@@ -75,7 +75,10 @@ RT_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *sym, si
     return cudaMemcpyFromSymbolAsync(dst, sym, n, off, kind, s);
 }
 RT_API cudaError_t cudaMemset_ptds(void *p, int v, size_t n) { return cudaMemset(p, v, n); }
-RT_API cudaError_t cudaMemsetAsync_ptsz(void *p, int v, size_t n, cudaStream_t s) { return cudaMemsetAsync(p, v, n, s); }
+RT_API cudaError_t cudaMemsetAsync_ptsz(void *p, int v, size_t n, cudaStream_t s)
+{
+    return cudaMemsetAsync(p, v, n, s);
+}
 RT_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(s); }
 RT_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(s); }
 RT_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t e, unsigned f)

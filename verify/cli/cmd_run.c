@@ -18,6 +18,7 @@
 #include "config.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/cli/options.h"
 #include "verify/cli/program_check.h"
 
 extern char **environ;
@@ -161,9 +162,13 @@ static int print_report(const char *path, unsigned long long *findings)
     return reports;
 }
 
+/* parse's answer to --help, which has printed it: the command returns 0 */
+#define PARSE_HELP (-1)
+
 static int parse(int argc, char **argv, run_opts *o, int *prog)
 {
     *prog = 0;
+    unsigned given = 0; /* options with a value, each at most once */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -172,7 +177,7 @@ static int parse(int argc, char **argv, run_opts *o, int *prog)
         }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout, o->deadlock);
-            exit(0);
+            return PARSE_HELP;
         }
         if (a[0] != '-') {
             *prog = i;
@@ -199,6 +204,9 @@ static int parse(int argc, char **argv, run_opts *o, int *prog)
                                    cli_command_prefix(), a);
         if (!has)
             return cli_usage_error("%s%s needs a value", cli_command_prefix(), a);
+        if (given & (1u << k))
+            return cli_usage_error("%s%s is given twice", cli_command_prefix(), a);
+        given |= 1u << k;
         i++;
         switch (k) {
         case 0: o->models = v; break;
@@ -213,7 +221,13 @@ static int parse(int argc, char **argv, run_opts *o, int *prog)
                 return CLI_EXIT_USAGE;
             o->exhaustive = 0;
             break;
-        case 5: o->seed = v; break;
+        case 5: {
+            uint64_t seed;
+            if (cli_parse_u64("--seed", v, &seed) != SL_OK)
+                return CLI_EXIT_USAGE;
+            o->seed = v;
+            break;
+        }
         case 6:
             if (cli_parse_int("--resident", v, 1, 255, &o->resident) != SL_OK)
                 return CLI_EXIT_USAGE;
@@ -298,6 +312,8 @@ static int run_program(int argc, char **argv, bool deadlock)
 {
     run_opts o = {.schedules = 1, .exhaustive = -1, .deadlock = deadlock, .models = deadlock ? "all" : NULL};
     int prog = 0, rc = parse(argc, argv, &o, &prog);
+    if (rc == PARSE_HELP)
+        return CLI_EXIT_OK;
     if (rc != CLI_EXIT_OK)
         return rc;
     char runtime[4096];
@@ -308,6 +324,13 @@ static int run_program(int argc, char **argv, bool deadlock)
     program_info info;
     if ((rc = check_program(argv[prog], &info)) != CLI_EXIT_OK)
         return rc;
+    if (o.models) {
+        unsigned mask;
+        if ((rc = parse_models(o.models, &mask)) != CLI_EXIT_OK)
+            return rc;
+    }
+    if (cli_dry_run())
+        return CLI_EXIT_OK; /* every check made; nothing run, no file written */
     const char *tmp = getenv("TMPDIR");
     char report[4096], json_tmp[4200] = "";
     snprintf(report, sizeof report, "%s/scanlab-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
