@@ -78,12 +78,16 @@ static char *findings_text(const model_stats *s)
 }
 
 /* One run of the launch under schedule `schedule` (0: the default) with
- * counts of its own in s. */
-static sl_status run_once(struct rt_kernel *k, const sl_launch *cfg, void **args, uint64_t schedule, model_stats *s,
-                          char *err, size_t errlen)
+ * counts of its own in s. A cooperative launch's blocks are all resident
+ * at once (what cudaLaunchCooperativeKernel promises, and its grid-wide
+ * waits need); others get the simulator's residency slots. */
+static sl_status run_once(struct rt_kernel *k, const sl_launch *cfg, void **args, uint64_t schedule,
+                          bool cooperative, model_stats *s, char *err, size_t errlen)
 {
     model_stats_init(s);
     s->cfg.quiet = true;
+    if (cooperative)
+        s->cfg.slots = cfg->grid.x * cfg->grid.y * cfg->grid.z;
     s->cfg.schedule = schedule;
     s->cfg.shared_limit = k->max_dyn_shared ? MODEL_MAX_SHARED_LIMIT : MODEL_DEFAULT_SHARED_LIMIT;
     model_begin(s);
@@ -107,7 +111,8 @@ static void append(char **dst, const char *text)
 
 /* Runs the explored schedules 1 .. K - 1, each from the same memory,
  * which is put back after each; their findings join the record's. */
-static void explored_schedules(struct rt_kernel *k, const sl_launch *cfg, void **args, rt_launch_rec *r)
+static void explored_schedules(struct rt_kernel *k, const sl_launch *cfg, void **args, bool cooperative,
+                               rt_launch_rec *r)
 {
     model_snap snap = {0};
     model_mem_save(&snap);
@@ -119,7 +124,7 @@ static void explored_schedules(struct rt_kernel *k, const sl_launch *cfg, void *
     for (unsigned sch = 1; sch < rt_cfg.schedules; sch++) {
         model_stats s;
         char err[512] = "";
-        const sl_status st = run_once(k, cfg, args, sch, &s, err, sizeof err);
+        const sl_status st = run_once(k, cfg, args, sch, cooperative, &s, err, sizeof err);
         const uint64_t nf = model_findings(&s, rt_cfg.allow_races);
         if (nf || s.races) {
             char head[96];
@@ -190,13 +195,13 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
     r.shared = shared;
     r.schedules = 1;
     if (rt_cfg.schedules > 1)
-        explored_schedules(k, &cfg, args, &r);
+        explored_schedules(k, &cfg, args, cooperative, &r);
     if (rt_cfg.models)
         rt_search_launch(k->mod->m, k->entry, &cfg, args, &r);
     model_stats s;
     char err[512] = "";
     const unsigned long long before = model_ptx_instructions();
-    const sl_status st = run_once(k, &cfg, args, 0, &s, err, sizeof err);
+    const sl_status st = run_once(k, &cfg, args, 0, cooperative, &s, err, sizeof err);
     r.instructions = model_ptx_instructions() - before;
     r.barriers = s.barriers;
     r.shared_wavefronts = s.shared_wavefronts;

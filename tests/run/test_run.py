@@ -142,6 +142,18 @@ def case_chained_deadlock():
     expect(res[0] == 0 and "search obe" not in res[1], "--model fair alone: free, exit 0", res)
 
 
+def case_grid_barrier():
+    res = run(["run", "--", prog("grid_barrier"), "coop"])
+    expect(res[0] == 0 and "cooperative launch: cudaSuccess, 0 wrong" in res[1],
+           "a cooperative launch: every block resident, correct, no finding", res)
+    line = marker_line("grid_barrier.cu", "// WAIT")
+    res = run(["run", "--", prog("grid_barrier"), "plain"])
+    fs = findings(res[1])
+    expect(res[0] == 1 and len(fs) == 1 and fs[0][:2] == ("grid_barrier.cu", line) and "deadlock" in fs[0][2],
+           "the same grid barrier under <<<>>>: a deadlock at grid_barrier.cu:%d" % line, res)
+    expect("plain launch: cudaErrorLaunchTimeout" in res[1], "the program sees the launch's error", res)
+
+
 def case_unsupported():
     res = run(["run", "--", prog("unsupported_api")])
     rc, out, err, _ = res
@@ -174,6 +186,7 @@ def case_usage():
 CASES = [("run: correct program", case_ok), ("run --json", case_ok_json), ("run --schedules 3", case_ok_schedules),
          ("run: race at its line", case_race), ("run: out of bounds at its line", case_oob),
          ("run: chained scan in order", case_chained_run), ("deadlock -- PROGRAM: obe and fair", case_chained_deadlock),
+         ("run: grid barrier, cooperative and not", case_grid_barrier),
          ("run: unsupported call named once", case_unsupported), ("run: static runtime refused", case_static),
          ("run: the program's status kept", case_status_kept), ("run: bad use", case_usage)]
 
