@@ -196,7 +196,8 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
     r.schedules = 1;
     if (rt_cfg.schedules > 1)
         explored_schedules(k, &cfg, args, cooperative, &r);
-    if (rt_cfg.models)
+    /* a cooperative launch's blocks are all resident: no dispatch order to search */
+    if (rt_cfg.models && !cooperative)
         rt_search_launch(k->mod->m, k->entry, &cfg, args, &r);
     model_stats s;
     char err[512] = "";

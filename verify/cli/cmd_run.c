@@ -54,7 +54,9 @@ static void usage(FILE *f, bool deadlock)
                "launch (kernel, grid, block, counts) and every finding (path:line: error:) are printed. Exit "
                "status: 1 if there was a finding, else the program's. docs/run.md.\n\n"
                "  --model M          also search the block schedules of each launch that waits between blocks\n"
-               "                     under these progress models (obe, lobe, hsa, fair, all)\n"
+               "                     under these progress models (obe, lobe, hsa, fair, all); with it, as for\n"
+               "                     scanlab deadlock -- PROGRAM: --blocks G, --resident R, --exhaustive,\n"
+               "                     --samples K, --seed S\n"
                "  --schedules K      each launch under K schedules: K - 1 explored ones, then the default one\n"
                "                     (whose results the program sees); 1 to 1000, default 1\n"
                "  --allow-races      a race does not fail the run (other findings still do)\n"
@@ -198,8 +200,7 @@ static int parse(int argc, char **argv, run_opts *o, int *prog)
         size_t k = 0;
         while (k < sizeof opts / sizeof opts[0] && strcmp(a, opts[k]) != 0)
             k++;
-        if (k == sizeof opts / sizeof opts[0] || (o->deadlock && (k == 1 || k == 3)) ||
-            (!o->deadlock && k >= 4 && k != 5))
+        if (k == sizeof opts / sizeof opts[0] || (o->deadlock && (k == 1 || k == 3)))
             return cli_usage_error("%s'%s' is not an option of this command (--help lists them)",
                                    cli_command_prefix(), a);
         if (!has)
