@@ -227,7 +227,14 @@ def case_cub_lookback():
     expect(all("deadlock-free" in l for l in lobe), "lobe (blocks start in id order): deadlock-free", res)
     expect(all("DEADLOCK" in l for l in obe) and rc == 1,
            "obe: DEADLOCK (block 1 dispatched first waits for block 0, which never gets the slot)", res)
+def case_thrust():
+    res = run(["run", "--", prog("thrust_scan_sort"), "20000"])
+    expect(res[0] == 0 and "thrust: 0 wrong, sum 9990000" in res[1] and not findings(res[1]),
+           "Thrust's scan, sort and reduce: right, no finding", res)
+
+
 CUB_CASES = [("cub: DeviceScan, DeviceSelect, DevicePartition, DeviceRadixSort to 2^16", case_cub),
+             ("thrust: inclusive_scan, sort, reduce", case_thrust),
              ("cub: look-back searched under obe and lobe", case_cub_lookback)]
 
 
