@@ -173,8 +173,27 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
     struct rt_kernel *k = rt_kernel_find(func);
     if (!k)
         return rt_error(cudaErrorInvalidDeviceFunction);
-    if (!rt_kernel_resolve(k))
-        return cudaErrorNoKernelImageForDevice;
+    if (!rt_kernel_resolve(k)) {
+        /* a launch that cannot run is a result the program does not get:
+         * it fails the run, whatever the program does with the error */
+        rt_launch_rec r;
+        memset(&r, 0, sizeof r);
+        r.kernel = demangle(k->name);
+        r.grid = grid;
+        r.block = block;
+        r.shared = shared;
+        r.schedules = 1;
+        r.stopped = true;
+        r.findings = 1;
+        char line[400];
+        snprintf(line, sizeof line, "error: %s was not run: the simulator has no PTX for it (the message above says "
+                                    "why)\n", k->name);
+        append(&r.text, line);
+        pthread_mutex_lock(&launch_lock);
+        rt_log_add(&r);
+        pthread_mutex_unlock(&launch_lock);
+        return rt_error(cudaErrorNoKernelImageForDevice);
+    }
     cudaError_t e = check_config(grid, block);
     if (e != cudaSuccess)
         return e;

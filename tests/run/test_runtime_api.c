@@ -93,9 +93,11 @@ typedef struct {
     uint64_t words[1024];
 } fat_storage;
 
-/* A container of one PTX entry of payload (compressed: flags and the
- * uncompressed size say so) in *st; the wrapper points at it. */
-static void make_fatbin(fat_storage *st, wrapper *w, const void *payload, size_t n, uint64_t flags, size_t raw)
+/* A container of one entry of payload (kind 1: PTX, 2: an ELF cubin;
+ * compressed: flags and the uncompressed size say so) in *st; the wrapper
+ * points at it. */
+static void make_entry(fat_storage *st, wrapper *w, uint16_t kind, const void *payload, size_t n, uint64_t flags,
+                       size_t raw)
 {
     unsigned char *p = (unsigned char *)st->words;
     const size_t padded = (n + 7) / 8 * 8;
@@ -108,11 +110,16 @@ static void make_fatbin(fat_storage *st, wrapper *w, const void *payload, size_t
     memcpy(p + 4, &version, 2);
     memcpy(p + 6, &hs, 2);
     memcpy(p + 8, &size, 8);
-    entry e = {.kind = 1, .version = 0x101, .header_size = sizeof(entry), .padded_size = (uint32_t)padded,
+    entry e = {.kind = kind, .version = 0x101, .header_size = sizeof(entry), .padded_size = (uint32_t)padded,
                .payload_size = (uint32_t)n, .sm = 90, .bits = 64, .flags = flags | 0x11, .uncompressed_size = raw};
     memcpy(p + 16, &e, sizeof e);
     memcpy(p + 16 + sizeof e, payload, n);
     *w = (wrapper){0x466243b1u, 1, st->words, NULL};
+}
+
+static void make_fatbin(fat_storage *st, wrapper *w, const void *payload, size_t n, uint64_t flags, size_t raw)
+{
+    make_entry(st, w, 1, payload, n, flags, raw);
 }
 
 /* The host-side objects nvcc registers: a stub per kernel, a shadow per variable. */
@@ -375,6 +382,24 @@ static void test_unsupported(void **state)
     (void)cudaGetLastError();
 }
 
+/* A fat binary with SASS only: nothing to run, said, and the launch refused. */
+static void test_sass_only(void **state)
+{
+    (void)state;
+    static fat_storage fat_elf;
+    static wrapper wrap_elf;
+    static const char elf[] = "\177ELF not a cubin the simulator could run";
+    make_entry(&fat_elf, &wrap_elf, 2, elf, sizeof elf, 0, 0);
+    void **h = __cudaRegisterFatBinary(&wrap_elf);
+    __cudaRegisterFunction(h, (const char *)test_sass_only, "sass_kernel", "sass_kernel", -1, NULL, NULL, NULL, NULL,
+                           NULL);
+    const dim3 one = {1, 1, 1};
+    assert_int_equal(cudaLaunchKernel((const void *)test_sass_only, one, one, NULL, 0, NULL),
+                     cudaErrorNoKernelImageForDevice);
+    assert_int_equal(cudaGetLastError(), cudaErrorNoKernelImageForDevice);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess); /* not sticky: the GPU would not have run it either */
+}
+
 /* Last: a launch the simulator stops leaves the GPU's sticky error. */
 static void test_sticky_error(void **state)
 {
@@ -398,7 +423,7 @@ int main(void)
         cmocka_unit_test(test_zstd_module),   cmocka_unit_test(test_memory),
         cmocka_unit_test(test_device_queries), cmocka_unit_test(test_function_queries),
         cmocka_unit_test(test_streams_events), cmocka_unit_test(test_unsupported),
-        cmocka_unit_test(test_sticky_error),
+        cmocka_unit_test(test_sass_only),      cmocka_unit_test(test_sticky_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
