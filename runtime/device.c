@@ -234,7 +234,8 @@ RT_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *func
                                                   (f->maxntid[2] ? f->maxntid[2] : 1))
                                           : MODEL_MAX_BLOCK_THREADS;
     a->numRegs = 32; /* registers are not modelled: a count that limits nothing */
-    a->ptxVersion = (int)(m->version_major * 10 + m->version_minor);
+    /* the virtual architecture (compute_90: 90), which CUB reads to pick its tuning; not the ISA version */
+    a->ptxVersion = (int)m->sm;
     a->binaryVersion = RT_CC_MAJOR * 10 + RT_CC_MINOR;
     a->maxDynamicSharedSizeBytes =
         (int)(k->max_dyn_shared ? k->max_dyn_shared : RT_SMEM_PER_BLOCK - a->sharedSizeBytes);
