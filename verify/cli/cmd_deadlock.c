@@ -43,7 +43,8 @@ static const cli_command deadlock_cmd = {
     "another finding that stopped the kernel (such as barrier divergence: a hang inside one block), "
     "or INCOMPLETE (the search hit its state limit). An algorithm whose threads never poll global "
     "memory cannot wait on another block, and is answered as such. docs/deadlock.md defines the "
-    "models.",
+    "models. 'scanlab deadlock [options] -- PROGRAM ARGS' searches every launch of an unchanged program "
+    "that waits between blocks instead (docs/run.md; 'scanlab deadlock --help --' lists its options).",
     deadlock_opts, sizeof deadlock_opts / sizeof deadlock_opts[0],
     "a deadlock was found under some model, another finding stopped a kernel, or an exhaustive "
     "search hit its state limit (no verdict)", .dry_run = true};
