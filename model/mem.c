@@ -100,13 +100,15 @@ static void shadow_put(void *p, size_t bytes)
     shadow_pool[k].bytes = bytes;
 }
 
-sl_status model_dev_alloc(void **p, size_t bytes)
+sl_status model_dev_alloc(void **p, size_t bytes) { return model_dev_alloc_guarded(p, bytes, 0); }
+
+sl_status model_dev_alloc_guarded(void **p, size_t bytes, size_t guard)
 {
     *p = NULL;
     if (bytes == 0)
         return SL_OK;
-    size_t rounded = (bytes + GLOBAL_ALIGN - 1) / GLOBAL_ALIGN * GLOBAL_ALIGN;
-    if (rounded < bytes)
+    size_t rounded = (bytes + guard + GLOBAL_ALIGN - 1) / GLOBAL_ALIGN * GLOBAL_ALIGN;
+    if (rounded < bytes || bytes + guard < bytes)
         return SL_ERR_NOMEM;
     malloc_t *a = calloc(1, sizeof *a);
     /* large buffers are mapped: their pages appear when first touched, so

@@ -190,6 +190,10 @@ unsigned model_fixed_grid(unsigned blocks);
 /* Host side: device memory is host memory registered with the model, which
  * needs it for bounds checks and race shadows. */
 sl_status model_dev_alloc(void **p, size_t bytes);
+/* The same with at least guard bytes after the allocation that belong to
+ * none: an access that runs past its end by up to guard bytes is out of
+ * bounds, not an access to the next allocation (the CUDA runtime's). */
+sl_status model_dev_alloc_guarded(void **p, size_t bytes, size_t guard);
 void model_dev_free(void *p);
 /* memmove and memset that leave alone the pages of a large buffer that
  * were never touched on either side (they read as zero). */

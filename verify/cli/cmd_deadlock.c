@@ -46,7 +46,8 @@ static const cli_command deadlock_cmd = {
     "memory cannot wait on another block, and is answered as such. Every model asked is answered; "
     "the exit status follows obe, the model of an NVIDIA GPU (CUDA's forward-progress promise for "
     "blocks), unless --model names the models (all: every one). docs/deadlock.md defines the "
-    "models.",
+    "models. 'scanlab deadlock [options] -- PROGRAM ARGS' searches every launch of an unchanged program "
+    "that waits between blocks instead (docs/run.md; 'scanlab deadlock --help --' lists its options).",
     deadlock_opts, sizeof deadlock_opts / sizeof deadlock_opts[0],
     "under a model that decides (obe, or those --model names) a deadlock was found, another finding "
     "stopped a kernel, or an exhaustive search hit its state limit (no verdict)", .dry_run = true};
@@ -538,4 +539,13 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
     return rc;
 }
 
-int cmd_deadlock(int argc, char **argv) { return user_kernel_dispatch("deadlock", argc, argv, deadlock_main); }
+int cmd_deadlock(int argc, char **argv)
+{
+    /* deadlock -- PROGRAM: the launches of a whole program (cmd_run.c) */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            cli_set_command("deadlock");
+            return cmd_run_deadlock(argc, argv);
+        }
+    return user_kernel_dispatch("deadlock", argc, argv, deadlock_main);
+}

@@ -13,6 +13,10 @@ int cmd_accuracy(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_deadlock(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+/* scanlab deadlock -- PROGRAM: cmd_deadlock hands a command line with a
+ * program to it. */
+int cmd_run_deadlock(int argc, char **argv);
 
 typedef struct {
     const char *name;    /* "verify" */
