@@ -16,6 +16,7 @@
  *
  * Template: compiled once per (T, TN, OPN) through cuda/inst_all.h. */
 #include "cuda/apps/app_scan.cuh"
+#include "cuda/apps/app_arena.cuh"
 
 /* c_i of item x. */
 SL_DEVICE unsigned SL_KN(pack_count)(T x, unsigned k)
@@ -61,10 +62,14 @@ SL_DEFINE_LAUNCH(SL_KN(pack_write), (const T *, in), (int64_t *, out), (const ui
                  (size_t, n), (size_t, tiles), (unsigned, k))
 
 /* Host driver: a->block threads per block (1..1024, default 256), a->param
- * = K (1..255, default 4). The output buffer holds n * K records. */
+ * = K (1..255, default 4). The output buffer holds n * K records. Inside a
+ * device arena (app_arena.cuh) it runs on a->in and a->out directly; the
+ * host still reads the number of records back between the phases, as the
+ * allocation it sizes would. */
 SL_HOST sl_status SL_KN(pack)(const sl_kargs *a)
 {
     const unsigned block = SL_KN(app_block)(a->block), k = sl_app_pack_k(a->param);
+    const int arena = sl_dev_in_arena();
     T *d_in = NULL;
     int64_t *d_out = NULL;
     uint64_t *d_off = NULL, count = 0;
@@ -74,9 +79,13 @@ SL_HOST sl_status SL_KN(pack)(const sl_kargs *a)
     const size_t n = a->n, tiles = (n + block - 1) / block;
     const unsigned grid = SL_KN(app_grid)(tiles);
     if (n > 0) {
-        SL_TRY(sl_dev_alloc((void **)&d_in, n * sizeof(T)));
+        if (arena) {
+            d_in = (T *)a->in;
+        } else {
+            SL_TRY(sl_dev_alloc((void **)&d_in, n * sizeof(T)));
+            SL_TRY(sl_dev_copy_to(d_in, a->in, n * sizeof(T)));
+        }
         SL_TRY(sl_dev_alloc((void **)&d_off, (tiles + 1) * sizeof *d_off));
-        SL_TRY(sl_dev_copy_to(d_in, a->in, n * sizeof(T)));
         SL_TRY(sl_dev_memset(d_off, 0, (tiles + 1) * sizeof *d_off));
         SL_TRY(SL_LAUNCH(pack_tile_count)(sl_launch_1d(grid, block, 0), d_in, d_off, n, tiles, k));
         SL_TRY(SL_LAUNCH(app_scan_counts)(sl_launch_1d(1, block, 0), d_off, tiles + 1));
@@ -87,17 +96,26 @@ SL_HOST sl_status SL_KN(pack)(const sl_kargs *a)
             st = SL_ERR_CUDA; /* cannot happen unless the device computed garbage */
             goto done;
         }
-        SL_TRY(sl_dev_alloc((void **)&d_out, count * sizeof *d_out));
+        if (arena)
+            d_out = (int64_t *)SL_KN(app_data)(a->out);
+        else
+            SL_TRY(sl_dev_alloc((void **)&d_out, count * sizeof *d_out));
         if (count > 0) {
             SL_TRY(SL_LAUNCH(pack_write)(sl_launch_1d(grid, block, 0), d_in, d_out, d_off, n, tiles, k));
             SL_TRY(sl_dev_sync());
-            SL_TRY(sl_dev_copy_from(SL_KN(app_data)(a->out), d_out, count * sizeof *d_out));
+            if (!arena)
+                SL_TRY(sl_dev_copy_from(SL_KN(app_data)(a->out), d_out, count * sizeof *d_out));
         }
     }
-    SL_KN(app_set_count)(a->out, count);
+    if (arena)
+        SL_TRY(SL_KN(app_arena_count)(a->out, NULL, count));
+    else
+        SL_KN(app_set_count)(a->out, count);
 done:
-    sl_dev_free(d_in);
-    sl_dev_free(d_out);
+    if (!arena) {
+        sl_dev_free(d_in);
+        sl_dev_free(d_out);
+    }
     sl_dev_free(d_off);
     return st;
 }

@@ -24,6 +24,7 @@
  *
  * Template: compiled once per (T, TN, OPN) through cuda/inst_all.h. */
 #include "cuda/apps/app_scan.cuh"
+#include "cuda/apps/app_arena.cuh"
 
 #ifndef SL_RADIX_LANES
 /* Counters per 64-bit scan value, and their width. */
@@ -94,41 +95,59 @@ SL_DEFINE_LAUNCH(SL_KN(radix_scatter), (const T *, src), (T *, dst), (const uint
                  (size_t, tiles), (unsigned, shift), (unsigned, radix))
 
 /* Host driver: a->block threads per block (1..1024, default 256), a->param
- * the digit width in bits (1..8, default 4). Passes ping-pong between two
- * device buffers. */
+ * the digit width in bits (1..8, default 4). The first pass reads the
+ * input, the others ping-pong between two device buffers so that the last
+ * writes the output's. Inside a device arena (app_arena.cuh) a->in and
+ * a->out are those device buffers. */
 SL_HOST sl_status SL_KN(radix_sort)(const sl_kargs *a)
 {
     const unsigned block = SL_KN(app_block)(a->block), bits = sl_app_radix_bits(a->param);
     const unsigned key_bits = 8 * (unsigned)sizeof(T);
-    T *d_buf[2] = {NULL, NULL};
+    const int arena = sl_dev_in_arena();
+    T *d_in = NULL, *d_buf[2] = {NULL, NULL};
     uint64_t *d_hist = NULL;
     sl_status st = SL_OK;
     if (block == 0 || bits == 0)
         return SL_ERR_ARG;
-    const unsigned radix = 1u << bits;
+    const unsigned radix = 1u << bits, passes = (key_bits + bits - 1) / bits;
     const size_t n = a->n, tiles = (n + block - 1) / block, m = (size_t)radix * tiles + 1;
     const unsigned grid = SL_KN(app_grid)(tiles);
-    int cur = 0;
     if (n > 0) {
-        SL_TRY(sl_dev_alloc((void **)&d_buf[0], n * sizeof(T)));
+        if (arena) {
+            d_in = (T *)a->in;
+            d_buf[0] = (T *)SL_KN(app_data)(a->out);
+        } else {
+            SL_TRY(sl_dev_alloc((void **)&d_in, n * sizeof(T)));
+            SL_TRY(sl_dev_alloc((void **)&d_buf[0], n * sizeof(T)));
+            SL_TRY(sl_dev_copy_to(d_in, a->in, n * sizeof(T)));
+        }
         SL_TRY(sl_dev_alloc((void **)&d_buf[1], n * sizeof(T)));
         SL_TRY(sl_dev_alloc((void **)&d_hist, m * sizeof *d_hist));
-        SL_TRY(sl_dev_copy_to(d_buf[0], a->in, n * sizeof(T)));
-        for (unsigned shift = 0; shift < key_bits; shift += bits) {
+        for (unsigned p = 0; p < passes; p++) {
+            /* pass p writes d_buf[(passes - 1 - p) % 2]: the last one d_buf[0] */
+            const T *src = p == 0 ? d_in : d_buf[(passes - p) & 1u];
+            T *dst = d_buf[(passes - 1 - p) & 1u];
+            const unsigned shift = p * bits;
             SL_TRY(sl_dev_memset(d_hist, 0, m * sizeof *d_hist));
-            SL_TRY(SL_LAUNCH(radix_hist)(sl_launch_1d(grid, block, 0), d_buf[cur], d_hist, n, tiles, shift,
-                                         radix));
+            SL_TRY(SL_LAUNCH(radix_hist)(sl_launch_1d(grid, block, 0), src, d_hist, n, tiles, shift, radix));
             SL_TRY(SL_LAUNCH(app_scan_counts)(sl_launch_1d(1, block, 0), d_hist, m));
-            SL_TRY(SL_LAUNCH(radix_scatter)(sl_launch_1d(grid, block, 0), d_buf[cur], d_buf[1 - cur], d_hist,
-                                            n, tiles, shift, radix));
-            cur = 1 - cur;
+            SL_TRY(SL_LAUNCH(radix_scatter)(sl_launch_1d(grid, block, 0), src, dst, d_hist, n, tiles, shift,
+                                            radix));
         }
-        SL_TRY(sl_dev_sync());
-        SL_TRY(sl_dev_copy_from(SL_KN(app_data)(a->out), d_buf[cur], n * sizeof(T)));
+        if (!arena) {
+            SL_TRY(sl_dev_sync());
+            SL_TRY(sl_dev_copy_from(SL_KN(app_data)(a->out), d_buf[0], n * sizeof(T)));
+        }
     }
-    SL_KN(app_set_count)(a->out, n);
+    if (arena)
+        SL_TRY(SL_KN(app_arena_count)(a->out, NULL, n));
+    else
+        SL_KN(app_set_count)(a->out, n);
 done:
-    sl_dev_free(d_buf[0]);
+    if (!arena) {
+        sl_dev_free(d_in);
+        sl_dev_free(d_buf[0]);
+    }
     sl_dev_free(d_buf[1]);
     sl_dev_free(d_hist);
     return st;

@@ -1,5 +1,5 @@
-/* The application kernels (compact, partition, radix-sort, pack) in the
- * simulator: against the sequential references through the harness on the
+/* The application kernels (compact-3phase, partition-3phase, radix-sort,
+ * pack; compact and partition in test_apps_single_pass.c) in the simulator: against the sequential references through the harness on the
  * standard sizes, on edge cases checked against hand-built expectations,
  * with odd block sizes and every parameter range, and their simulator
  * counts (work, steps, barriers) against closed forms. */
@@ -21,7 +21,8 @@
 
 static uint64_t seed;
 
-static const char *const apps[] = {"compact", "partition", "radix-sort", "pack"};
+static const char *const apps[] = {"compact-3phase", "partition-3phase", "radix-sort", "pack", "compact",
+                                   "partition"};
 enum { NAPPS = sizeof apps / sizeof apps[0] };
 
 /* --- against the references, through the harness -------------------------- */
@@ -47,8 +48,8 @@ static void sweep(const char *name, size_t max_n)
     free(sizes);
 }
 
-static void test_compact_sizes(void **state) { (void)state; sweep("compact", 1100); }
-static void test_partition_sizes(void **state) { (void)state; sweep("partition", 1100); }
+static void test_compact_sizes(void **state) { (void)state; sweep("compact-3phase", 1100); }
+static void test_partition_sizes(void **state) { (void)state; sweep("partition-3phase", 1100); }
 static void test_sort_sizes(void **state) { (void)state; sweep("radix-sort", 300); }
 static void test_pack_sizes(void **state) { (void)state; sweep("pack", 1100); }
 
@@ -93,7 +94,7 @@ static void test_none_and_all_kept(void **state)
     const int blocks[] = {0, 96, 17};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
         for (int p = 0; p < 2; p++) {
-            const char *name = p ? "partition" : "compact";
+            const char *name = p ? "partition-3phase" : "compact-3phase";
             app_run r = apps_run(name, SL_SIM, SL_I32, even, N, blocks[k], 0, NULL);
             assert_int_equal(r.status, SL_OK);
             assert_int_equal(apps_count(r.out), 0);
@@ -122,7 +123,7 @@ static void test_partition_by_hand(void **state)
     (void)state;
     const int64_t in[] = {4, -3, 7, 0, -8, 9, 9, 2};
     const int64_t want[] = {-3, 7, 9, 9, 4, 0, -8, 2};
-    app_run r = apps_run("partition", SL_SIM, SL_I64, in, 8, 2, 0, NULL);
+    app_run r = apps_run("partition-3phase", SL_SIM, SL_I64, in, 8, 2, 0, NULL);
     assert_int_equal(r.status, SL_OK);
     assert_int_equal(apps_count(r.out), 4);
     assert_memory_equal(r.out + SL_APP_HEADER_BYTES, want, sizeof want);
@@ -301,10 +302,10 @@ static void check_three_phase(const char *name, size_t n, int block)
 static void test_counts_three_phase(void **state)
 {
     (void)state;
-    check_three_phase("compact", 1000, 256);
-    check_three_phase("partition", 1000, 256);
+    check_three_phase("compact-3phase", 1000, 256);
+    check_three_phase("partition-3phase", 1000, 256);
     check_three_phase("pack", 1000, 256);
-    check_three_phase("compact", 5000, 64);  /* the count scan takes two chunks */
+    check_three_phase("compact-3phase", 5000, 64);  /* the count scan takes two chunks */
     check_three_phase("pack", 777, 96);      /* not a power of two */
 }
 
