@@ -1,5 +1,5 @@
-/* The application kernels (compact-3phase, partition-3phase, radix-sort,
- * pack; compact and partition in test_apps_single_pass.c) in the simulator: against the sequential references through the harness on the
+/* The application kernels (compact-3phase, partition-3phase,
+ * radix-sort-3phase, pack; the single-pass ones in test_apps_single_pass.c) in the simulator: against the sequential references through the harness on the
  * standard sizes, on edge cases checked against hand-built expectations,
  * with odd block sizes and every parameter range, and their simulator
  * counts (work, steps, barriers) against closed forms. */
@@ -21,8 +21,8 @@
 
 static uint64_t seed;
 
-static const char *const apps[] = {"compact-3phase", "partition-3phase", "radix-sort", "pack", "compact",
-                                   "partition"};
+static const char *const apps[] = {"compact-3phase", "partition-3phase", "radix-sort-3phase", "pack", "compact",
+                                   "partition", "radix-sort"};
 enum { NAPPS = sizeof apps / sizeof apps[0] };
 
 /* --- against the references, through the harness -------------------------- */
@@ -50,7 +50,7 @@ static void sweep(const char *name, size_t max_n)
 
 static void test_compact_sizes(void **state) { (void)state; sweep("compact-3phase", 1100); }
 static void test_partition_sizes(void **state) { (void)state; sweep("partition-3phase", 1100); }
-static void test_sort_sizes(void **state) { (void)state; sweep("radix-sort", 300); }
+static void test_sort_sizes(void **state) { (void)state; sweep("radix-sort-3phase", 300); }
 static void test_pack_sizes(void **state) { (void)state; sweep("pack", 1100); }
 
 /* Other operators are not applications' business: the harness skips them. */
@@ -151,7 +151,7 @@ static void test_sort_duplicates_and_zeros(void **state)
     /* block, bits; i64 (64-bit keys) runs the first two only */
     const int params[][2] = {{0, 0}, {96, 8}, {17, 3}, {64, 1}, {1024, 5}};
     for (size_t k = 0; k < sizeof params / sizeof params[0]; k++) {
-        app_run r = apps_run("radix-sort", SL_SIM, SL_F32, f, N, params[k][0], params[k][1], NULL);
+        app_run r = apps_run("radix-sort-3phase", SL_SIM, SL_F32, f, N, params[k][0], params[k][1], NULL);
         assert_int_equal(r.status, SL_OK);
         assert_int_equal(apps_count(r.out), N);
         const float *y = (const float *)(const void *)(r.out + SL_APP_HEADER_BYTES);
@@ -160,17 +160,17 @@ static void test_sort_duplicates_and_zeros(void **state)
             if (y[i] == 0.0f && y[i - 1] == 0.0f) /* -0.0 never after +0.0 */
                 assert_true(signbit(y[i - 1]) || !signbit(y[i]));
         }
-        assert_true(apps_matches_reference("radix-sort", SL_F32, f, N, params[k][1], &r));
+        assert_true(apps_matches_reference("radix-sort-3phase", SL_F32, f, N, params[k][1], &r));
         free(r.out);
         if (k >= 2)
             continue;
-        r = apps_run("radix-sort", SL_SIM, SL_I64, q, N, params[k][0], params[k][1], NULL);
+        r = apps_run("radix-sort-3phase", SL_SIM, SL_I64, q, N, params[k][0], params[k][1], NULL);
         assert_int_equal(r.status, SL_OK);
         const int64_t *z = (const int64_t *)(const void *)(r.out + SL_APP_HEADER_BYTES);
         assert_true(z[0] == INT64_MIN || z[0] == -42);
         for (int i = 1; i < N; i++)
             assert_true(z[i - 1] <= z[i]);
-        assert_true(apps_matches_reference("radix-sort", SL_I64, q, N, params[k][1], &r));
+        assert_true(apps_matches_reference("radix-sort-3phase", SL_I64, q, N, params[k][1], &r));
         free(r.out);
     }
 }
@@ -324,7 +324,7 @@ static void check_sort(size_t n, int block, int bits)
         barriers += 2 * tiles * groups * c.barriers;
         add_count_scan(radix * tiles + 1, b, &work, &steps, &barriers);
     }
-    model_stats s = measure("radix-sort", n, block, bits);
+    model_stats s = measure("radix-sort-3phase", n, block, bits);
     assert_int_equal(s.races, 0);
     assert_int_equal(s.barrier_divergence, 0);
     assert_int_equal(s.work, work);

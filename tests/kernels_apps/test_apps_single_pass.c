@@ -1,8 +1,10 @@
-/* The single-pass applications (compact, partition) in the simulator:
+/* The single-pass applications (compact, partition, the one-sweep
+ * radix-sort) in the simulator:
  * against the references on the standard sizes with tiles small enough
  * that every look-back runs (many tiles, windows of 32 crossed), outputs
  * built by hand across tiles, and the pass's shape in the simulator's
  * counts (one launch, the input read once, no race). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,6 +169,46 @@ static void test_one_pass(void **state)
     }
 }
 
+/* radix-sort: 4-bit digits over tiles of 32 threads (512 keys of 4 bytes,
+ * 256 of 8), 3-bit digits (a last digit of 2 bits for 32-bit keys, 1 for
+ * 64-bit ones), and the default (256 threads, 8-bit digits) over three
+ * tiles. */
+static void test_sort_sizes(void **state) { (void)state; sweep("radix-sort", 700, 32, 4); }
+
+static void test_sort_digits(void **state)
+{
+    (void)state;
+    enum { N = 9000 };
+    static float f[N];
+    static int64_t q[N];
+    const float fv[] = {-0.0f, 0.0f, -1.0f, 1.0f, 2.5f, -2.5f, -INFINITY, INFINITY, 1e-45f, -1e-45f};
+    verify_rng g;
+    verify_rng_seed(&g, seed);
+    for (int i = 0; i < N; i++) {
+        f[i] = fv[verify_rng_below(&g, sizeof fv / sizeof fv[0])];
+        q[i] = (int64_t)verify_rng_next(&g) >> (i % 40);
+    }
+    const int geoms[][3] = {{32, 3, 1000}, {64, 5, 2000}, {0, 0, N}}; /* block, bits, n */
+    for (size_t k = 0; k < sizeof geoms / sizeof geoms[0]; k++) {
+        const size_t n = (size_t)geoms[k][2];
+        app_run r = apps_run("radix-sort", SL_SIM, SL_F32, f, n, geoms[k][0], geoms[k][1], NULL);
+        assert_int_equal(r.status, SL_OK);
+        assert_int_equal(apps_count(r.out), n);
+        assert_true(apps_matches_reference("radix-sort", SL_F32, f, n, geoms[k][1], &r));
+        free(r.out);
+        if (k == 2)
+            continue; /* 64-bit keys at the default: 8 passes of 3 tiles, slow to simulate */
+        r = apps_run("radix-sort", SL_SIM, SL_I64, q, n, geoms[k][0], geoms[k][1], NULL);
+        assert_int_equal(r.status, SL_OK);
+        assert_true(apps_matches_reference("radix-sort", SL_I64, q, n, geoms[k][1], &r));
+        free(r.out);
+    }
+    /* a block must hold a thread per digit value */
+    app_run r = apps_run("radix-sort", SL_SIM, SL_I32, q, 100, 32, 8, NULL);
+    assert_int_equal(r.status, SL_ERR_ARG);
+    free(r.out);
+}
+
 int main(void)
 {
     seed = test_seed();
@@ -174,7 +216,8 @@ int main(void)
         cmocka_unit_test(test_compact_sizes), cmocka_unit_test(test_partition_sizes),
         cmocka_unit_test(test_default_tile),  cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_none_and_all),  cmocka_unit_test(test_bad_geometry),
-        cmocka_unit_test(test_one_pass),
+        cmocka_unit_test(test_one_pass),      cmocka_unit_test(test_sort_sizes),
+        cmocka_unit_test(test_sort_digits),
     };
     return cmocka_run_group_tests_name("kernels_apps_single_pass", tests, NULL, NULL);
 }

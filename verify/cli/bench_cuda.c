@@ -386,10 +386,12 @@ static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, boo
     const bool float_add = !app && SL_TYPE_IS_FLOAT(c->type) && c->op == SL_ADD;
     void *h_in = float_add || app ? malloc(bytes) : NULL, *h_ref = malloc(c->out_bytes), *h_out = malloc(c->out_bytes);
     sl_status st = (!h_ref || !h_out || ((float_add || app) && !h_in)) ? SL_ERR_NOMEM : SL_OK;
+    cb_app_refs refs;
+    memset(&refs, 0, sizeof refs);
     if (st == SL_OK && app) /* the applications' references are made on the host */
         st = sl_bench_to_host(h_in, c->d_in, bytes);
     if (st == SL_OK && app)
-        st = cb_app_count(c->family, c->type, c->n, c->param, h_in, &c->count);
+        st = cb_app_count(&refs, c->family, c->type, c->n, c->param, h_in, &c->count);
     for (size_t k = 0; k < count && st == SL_OK; k++) {
         cb_job *j = &jobs[k];
         if (j->kind == JOB_CUB && app && !cb_app_cub_name(c->family)) {
@@ -434,7 +436,7 @@ static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, boo
                 fprintf(stderr, "scanlab: bench: %s: a bounded wait gave up (%s); not timed\n", job_name(j, c),
                         sl_status_str(SL_ERR_TIMEOUT));
             const sl_algo_kind kind = j->kind == JOB_CUB ? cb_app_cub_kind(c->family) : j->algo->kind;
-            j->failed = gave_up || !cb_app_output_ok(kind, c->type, c->n, c->param, h_in, h_out,
+            j->failed = gave_up || !cb_app_output_ok(&refs, kind, c->type, c->n, c->param, h_in, h_out,
                                                      j->kind == JOB_CUB && c->family == SL_KIND_SORT, job_name(j, c));
             *failed |= j->failed;
         } else if (j->kind == JOB_CUB) {
@@ -454,6 +456,7 @@ static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, boo
             *failed |= j->failed;
         }
     }
+    cb_app_refs_free(&refs);
     free(h_in);
     free(h_ref);
     free(h_out);

@@ -68,27 +68,50 @@ size_t cb_app_out_bytes(sl_algo_kind family, sl_type type, size_t n, int param)
     return verify_app_out_bytes(family, type, n, family == SL_KIND_SORT ? 0 : param);
 }
 
-bool cb_app_output_ok(sl_algo_kind kind, sl_type type, size_t n, int param, const void *in, void *out,
-                      bool sort_count, const char *who)
+void cb_app_refs_free(cb_app_refs *r)
+{
+    free(r->ref[0]);
+    free(r->ref[1]);
+    memset(r, 0, sizeof *r);
+}
+
+/* The reference of kind, made on first use; NULL when it cannot be made. */
+static const unsigned char *reference(cb_app_refs *r, sl_algo_kind kind, sl_type type, size_t n, int param,
+                                      const void *in)
 {
     const int p = kind == SL_KIND_SORT ? 0 : param;
+    int slot = 0;
+    for (; slot < 2 && r->ref[slot]; slot++)
+        if (r->kind[slot] == kind)
+            return r->ref[slot];
     const size_t bytes = verify_app_out_bytes(kind, type, n, p);
-    unsigned char *ref = bytes ? malloc(bytes) : NULL;
+    unsigned char *ref = slot < 2 && bytes ? malloc(bytes) : NULL;
+    if (!ref || verify_app_reference(kind, type, in, n, p, ref) != SL_OK) {
+        free(ref);
+        return NULL;
+    }
+    r->kind[slot] = kind;
+    r->ref[slot] = ref;
+    return ref;
+}
+
+bool cb_app_output_ok(cb_app_refs *r, sl_algo_kind kind, sl_type type, size_t n, int param, const void *in,
+                      void *out, bool sort_count, const char *who)
+{
+    const unsigned char *ref = reference(r, kind, type, n, param, in);
     size_t first = 0, bad = 1;
     if (!ref) {
-        fprintf(stderr, "scanlab: bench: %s: no memory for the reference\n", who);
+        fprintf(stderr, "scanlab: bench: %s: no reference (memory)\n", who);
         return false;
     }
     if (sort_count) {
         const uint64_t c = n;
         memcpy(out, &c, sizeof c);
     }
-    if (verify_app_reference(kind, type, in, n, p, ref) == SL_OK)
-        bad = verify_app_mismatches(kind, type, n, p, ref, out, &first);
+    bad = verify_app_mismatches(kind, type, n, kind == SL_KIND_SORT ? 0 : param, ref, out, &first);
     if (bad)
         fprintf(stderr, "scanlab: bench: %s %s n=%zu: %zu outputs differ from the reference (the first at %zu); "
                 "not timed\n", who, verify_type_name(type), n, bad, first);
-    free(ref);
     return bad == 0;
 }
 
@@ -103,17 +126,14 @@ double cb_app_bound(sl_algo_kind family, sl_type type, size_t n, uint64_t count)
     }
 }
 
-sl_status cb_app_count(sl_algo_kind family, sl_type type, size_t n, int param, const void *in, uint64_t *count)
+sl_status cb_app_count(cb_app_refs *r, sl_algo_kind family, sl_type type, size_t n, int param, const void *in,
+                       uint64_t *count)
 {
-    const sl_algo_kind kind = cb_app_cub_kind(family);
-    const int p = kind == SL_KIND_SORT ? 0 : param;
-    const size_t bytes = verify_app_out_bytes(kind, type, n, p);
-    unsigned char *ref = bytes ? malloc(bytes) : NULL;
-    sl_status st = ref ? verify_app_reference(kind, type, in, n, p, ref) : SL_ERR_NOMEM;
-    if (st == SL_OK)
-        memcpy(count, ref, sizeof *count);
-    free(ref);
-    return st;
+    const unsigned char *ref = reference(r, cb_app_cub_kind(family), type, n, param, in);
+    if (!ref)
+        return SL_ERR_NOMEM;
+    memcpy(count, ref, sizeof *count);
+    return SL_OK;
 }
 
 size_t cb_app_defined_bytes(sl_algo_kind family, sl_type type, size_t n, uint64_t count)

@@ -28,13 +28,22 @@ sl_algo_kind cb_app_cub_kind(sl_algo_kind family);
 /* The bytes of an output of the family (the largest of its kinds), 0 on a
  * bad parameter. */
 size_t cb_app_out_bytes(sl_algo_kind family, sl_type type, size_t n, int param);
+/* The references of one configuration, made once for each kind that
+ * needs one (a family has at most two: the partitions). */
+typedef struct {
+    sl_algo_kind kind[2];
+    unsigned char *ref[2];
+} cb_app_refs;
+/* Releases the references. */
+void cb_app_refs_free(cb_app_refs *r);
 /* Whether out (host, the layout of app_defs.h) is the reference of kind
- * for in; says why not on stderr, naming who. sort_count: set the count
- * (n) first, for CUB's sort, which writes none. */
-bool cb_app_output_ok(sl_algo_kind kind, sl_type type, size_t n, int param, const void *in, void *out,
-                      bool sort_count, const char *who);
+ * for in (made on first use); says why not on stderr, naming who.
+ * sort_count: set the count (n) first, for CUB's sort, which writes none. */
+bool cb_app_output_ok(cb_app_refs *r, sl_algo_kind kind, sl_type type, size_t n, int param, const void *in,
+                      void *out, bool sort_count, const char *who);
 /* The count of the family's reference output for in (n elements). */
-sl_status cb_app_count(sl_algo_kind family, sl_type type, size_t n, int param, const void *in, uint64_t *count);
+sl_status cb_app_count(cb_app_refs *r, sl_algo_kind family, sl_type type, size_t n, int param, const void *in,
+                       uint64_t *count);
 /* The bytes after the header that an output of the family defines, for
  * the reference's count. */
 size_t cb_app_defined_bytes(sl_algo_kind family, sl_type type, size_t n, uint64_t count);
