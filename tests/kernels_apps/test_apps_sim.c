@@ -1,8 +1,9 @@
 /* The application kernels (compact-3phase, partition-3phase,
- * radix-sort-3phase, pack; the single-pass ones in test_apps_single_pass.c) in the simulator: against the sequential references through the harness on the
- * standard sizes, on edge cases checked against hand-built expectations,
- * with odd block sizes and every parameter range, and their simulator
- * counts (work, steps, barriers) against closed forms. */
+ * radix-sort-3phase, pack; the single-pass ones in test_apps_single_pass.c)
+ * in the simulator: against the sequential references through the harness
+ * on the standard sizes, on edge cases checked against hand-built
+ * expectations, with odd block sizes and every parameter range, and their
+ * simulator counts (work, steps, barriers) against closed forms. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
