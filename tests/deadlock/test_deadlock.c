@@ -345,7 +345,7 @@ static void test_chained_ticket_starves_under_hsa(void **state)
 /* Names of the catalogue that wait between blocks, and some that never do
  * (a kernel added later is checked against the simulator's polls alone). */
 static const char *const waiting[] = {"chained-static", "chained-ticket", "lookback", "lookback-det", "compact",
-                                      "partition", "radix-sort"};
+                                      "partition", "pack"};
 static const char *const not_waiting[] = {"brent-kung", "kogge-stone", "blelloch", "warp-shfl", "hierarchical",
                                           "reduce-then-scan", "two-level", "reduce-shfl", "compact-3phase",
                                           "radix-sort-3phase"};
@@ -409,7 +409,10 @@ static void test_no_waiting_answered_as_such(void **state)
             fail_msg("%s waits between blocks, yet was answered as not waiting", al->name);
         if (listed(al->name, not_waiting, 10) && !none)
             fail_msg("%s never waits between blocks, yet was searched", al->name);
-        if (none && polls(al))
+        /* radix-sort's tiles hold 16 keys a thread: the search's configurations (32 threads, or its
+         * own 256) give one tile a pass at G = 3, so no block waits there, though it polls at its
+         * defaults (docs/deadlock.md) */
+        if (none && polls(al) && strcmp(al->name, "radix-sort") != 0)
             fail_msg("%s polls global memory at its defaults, yet was answered as not waiting", al->name);
     }
     free(out);

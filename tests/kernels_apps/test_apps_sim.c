@@ -1,5 +1,5 @@
 /* The application kernels (compact-3phase, partition-3phase,
- * radix-sort-3phase, pack; the single-pass ones in test_apps_single_pass.c)
+ * radix-sort-3phase, pack-3phase; the single-pass ones in test_apps_single_pass.c)
  * in the simulator: against the sequential references through the harness
  * on the standard sizes, on edge cases checked against hand-built
  * expectations, with odd block sizes and every parameter range, and their
@@ -23,7 +23,7 @@
 static uint64_t seed;
 
 static const char *const apps[] = {"compact-3phase", "partition-3phase", "radix-sort-3phase", "pack", "compact",
-                                   "partition", "radix-sort"};
+                                   "partition", "radix-sort", "pack-3phase"};
 enum { NAPPS = sizeof apps / sizeof apps[0] };
 
 /* --- against the references, through the harness -------------------------- */
@@ -52,7 +52,7 @@ static void sweep(const char *name, size_t max_n)
 static void test_compact_sizes(void **state) { (void)state; sweep("compact-3phase", 1100); }
 static void test_partition_sizes(void **state) { (void)state; sweep("partition-3phase", 1100); }
 static void test_sort_sizes(void **state) { (void)state; sweep("radix-sort-3phase", 300); }
-static void test_pack_sizes(void **state) { (void)state; sweep("pack", 1100); }
+static void test_pack_sizes(void **state) { (void)state; sweep("pack-3phase", 1100); }
 
 /* Other operators are not applications' business: the harness skips them. */
 static void test_other_ops_skip(void **state)
@@ -188,13 +188,13 @@ static void test_pack_zero_and_full(void **state)
     const int ks[] = {0, 1, 4, 7, 255};
     for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
         const unsigned K = sl_app_pack_k(ks[k]);
-        app_run r = apps_run("pack", SL_SIM, SL_F64, zeros, N, 96, ks[k], NULL);
+        app_run r = apps_run("pack-3phase", SL_SIM, SL_F64, zeros, N, 96, ks[k], NULL);
         assert_int_equal(r.status, SL_OK);
         assert_int_equal(apps_count(r.out), 0);
         free(r.out);
         for (int i = 0; i < N; i++)
             full[i] = (int32_t)((K + 1) * (unsigned)i + K); /* bits mod (K + 1) = K */
-        r = apps_run("pack", SL_SIM, SL_I32, full, N, 0, ks[k], NULL);
+        r = apps_run("pack-3phase", SL_SIM, SL_I32, full, N, 0, ks[k], NULL);
         assert_int_equal(r.status, SL_OK);
         assert_int_equal(apps_count(r.out), (uint64_t)N * K);
         const int64_t *rec = (const int64_t *)(const void *)(r.out + SL_APP_HEADER_BYTES);
@@ -305,9 +305,9 @@ static void test_counts_three_phase(void **state)
     (void)state;
     check_three_phase("compact-3phase", 1000, 256);
     check_three_phase("partition-3phase", 1000, 256);
-    check_three_phase("pack", 1000, 256);
+    check_three_phase("pack-3phase", 1000, 256);
     check_three_phase("compact-3phase", 5000, 64);  /* the count scan takes two chunks */
-    check_three_phase("pack", 777, 96);      /* not a power of two */
+    check_three_phase("pack-3phase", 777, 96);      /* not a power of two */
 }
 
 /* radix-sort: per pass (32 / bits passes for i32) a histogram and a

@@ -1,4 +1,4 @@
-/* The single-pass applications (compact, partition, the one-sweep
+/* The single-pass applications (compact, partition, pack, the one-sweep
  * radix-sort) in the simulator:
  * against the references on the standard sizes with tiles small enough
  * that every look-back runs (many tiles, windows of 32 crossed), outputs
@@ -22,9 +22,10 @@
 
 static uint64_t seed;
 
-/* Every type on the standard sizes up to max_n, block threads and items
- * per thread: tiles of block * items elements. */
-static void sweep(const char *name, size_t max_n, int block, int items)
+/* Every type on the standard sizes up to max_n, block threads and the
+ * parameter (compact, partition: items per thread, tiles of block * items
+ * elements; radix-sort: digit bits; pack: K). */
+static void sweep(const char *name, size_t max_n, int block, int param)
 {
     const verify_algo *al = verify_find_algo(name, false);
     size_t *sizes = NULL, count = 0;
@@ -34,11 +35,11 @@ static void sweep(const char *name, size_t max_n, int block, int items)
         for (size_t k = 0; k < count; k++) {
             verify_case c = {.algo = al, .backend = SL_SIM, .type = (sl_type)t, .op = SL_ADD,
                              .dist = verify_default_dist((sl_type)t), .n = sizes[k], .seed = seed,
-                             .repeat = 1, .block = block, .param = items};
+                             .repeat = 1, .block = block, .param = param};
             verify_case_result r;
             if (verify_run_case(&c, &r) != SL_OK)
-                fail_msg("%s type %d n=%zu block %d items %d: %s (where %d, index %zu)", name, t, sizes[k],
-                         block, items, sl_status_str(r.status), (int)r.where, r.mismatch.index);
+                fail_msg("%s type %d n=%zu block %d param %d: %s (where %d, index %zu)", name, t, sizes[k],
+                         block, param, sl_status_str(r.status), (int)r.where, r.mismatch.index);
         }
     free(sizes);
 }
@@ -209,6 +210,15 @@ static void test_sort_digits(void **state)
     free(r.out);
 }
 
+/* pack over tiles of 32 x 24 (4-byte) or 32 x 12 (8-byte) items, K = 4
+ * and K = 255 (up to 255 records an item). */
+static void test_pack_sizes(void **state)
+{
+    (void)state;
+    sweep("pack", 1100, 32, 0);
+    sweep("pack", 300, 64, 255);
+}
+
 int main(void)
 {
     seed = test_seed();
@@ -217,7 +227,7 @@ int main(void)
         cmocka_unit_test(test_default_tile),  cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_none_and_all),  cmocka_unit_test(test_bad_geometry),
         cmocka_unit_test(test_one_pass),      cmocka_unit_test(test_sort_sizes),
-        cmocka_unit_test(test_sort_digits),
+        cmocka_unit_test(test_sort_digits),   cmocka_unit_test(test_pack_sizes),
     };
     return cmocka_run_group_tests_name("kernels_apps_single_pass", tests, NULL, NULL);
 }
