@@ -607,17 +607,19 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
                 continue;
             const double ms = k < 2 ? (k == 0 ? copy_ms : cub_ms) : bench_median(jobs[k].ms, (size_t)c->reps);
             const char *name = job_name(&jobs[k], c);
+            /* the copy moves 2n elements whatever the family */
+            const double traffic = c->family == SL_KIND_SCAN || k == 0 ? 2.0 : bound;
             cb_row row = {.algo = name, .family = c->family, .type = c->type, .op = c->op,
                           .exclusive = c->exclusive, .n = c->n, .reps = c->reps, .median_ms = ms,
-                          .gbps = bytes / (ms * 1e-3) / 1e9, .frac_of_copy = copy_ms / ms,
+                          .gbps = traffic / bound * bytes / (ms * 1e-3) / 1e9, .frac_of_copy = copy_ms / ms,
                           .vs_cub = cub ? cub_ms / ms : -1.0,
-                          .bound = c->family == SL_KIND_SCAN ? traffic_bound(name) : bound,
+                          .bound = c->family == SL_KIND_SCAN ? traffic_bound(name) : traffic,
                           .predicted_ms = -1.0, .cache_resident = c->resident, .repeatable = true,
                           .late_runs = jobs[k].late};
             row.bound_ms = copy_ms * row.bound / 2.0;
             /* an application moves its family's bound, not a copy's 2n: its share of the copy's
              * bandwidth counted on those bytes */
-            if (c->family != SL_KIND_SCAN)
+            if (c->family != SL_KIND_SCAN && k > 0)
                 row.frac_of_copy = row.bound_ms / ms;
             /* the job's digests, as digest_slot lays them out: the warm-up run's, then each timed run's */
             const uint64_t *dk = digests + k * (size_t)(c->reps + 1);
