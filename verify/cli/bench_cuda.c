@@ -770,7 +770,7 @@ static sl_status parse_algos(const char *list, const verify_algo **out, size_t *
             cli_usage_error("bench: unknown algorithm '%s' (scanlab list names them)", tok);
             st = SL_ERR_ARG;
         } else if (a->kind == SL_KIND_REDUCE || !verify_algo_runs_on(a, SL_CUDA)) {
-            cli_usage_error("bench: %s is not a scan or an application that runs on cuda", tok);
+            cli_usage_error("bench: %s is not a scan that runs on cuda, nor an application", tok);
             st = SL_ERR_ARG;
         } else if (*count == CB_MAX_ALGOS) {
             cli_usage_error("bench: at most %d algorithms", CB_MAX_ALGOS);
