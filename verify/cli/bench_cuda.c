@@ -861,8 +861,10 @@ int bench_cuda(const bench_options *o)
                     c.block = o->block;
                     c.param = o->param;
                     c.reps = o->reps > 0 ? o->reps : CB_DEFAULT_REPS;
-                    /* host side: the input, and the output read back for the checks */
-                    st = cli_check_peak("bench", c.n, cli_peak_cpu(c.n, c.elem, c.family == SL_KIND_PACK ? 18 : 3));
+                    /* host side: the input, and the output read back for the checks (an
+                     * application's also one or two references; pack's outputs n K records) */
+                    const uint64_t copies = c.family == SL_KIND_SCAN ? 3 : c.family == SL_KIND_PACK ? 26 : 5;
+                    st = cli_check_peak("bench", c.n, cli_peak_cpu(c.n, c.elem, copies));
                     if (st == SL_OK)
                         st = measure(&ctx, &c, fam, nfam, &rows, &failed);
                 }
