@@ -1,6 +1,7 @@
 #!/bin/sh
 # Prints the markdown tables of docs/algorithms.md: the applications
-# built on scan (compact, partition, radix-sort, pack) run by the simulator
+# built on scan (the textbook compact-3phase, partition-3phase, radix-sort-3phase,
+# pack-3phase) run by the simulator
 # on i32 inputs, their counts beside the closed forms derived there.
 #
 #   tools/algo-tables-apps.sh [path/to/scanlab]    (default build/scanlab)
@@ -44,7 +45,7 @@ row() { # n block work_cf steps_cf barriers_cf
          "$(val shared_wavefronts) | $(val bank_conflicts) | $(val races) |"
 }
 
-for algo in compact partition pack; do
+for algo in compact-3phase partition-3phase pack-3phase; do
     echo "### $algo"
     echo
     head_row
@@ -60,7 +61,7 @@ for algo in compact partition pack; do
     echo
 done
 
-echo "### radix-sort (4-bit digits: 8 passes over i32 keys)"
+echo "### radix-sort-3phase (4-bit digits: 8 passes over i32 keys)"
 echo
 head_row
 for b in 256 64; do
@@ -69,7 +70,7 @@ for b in 256 64; do
         T=$(cdiv $n $b)
         R=16 G=4 P=8
         count_scan $((R * T + 1)) $b
-        sim radix-sort $n $b
+        sim radix-sort-3phase $n $b
         row $n $b $((P * (2 * T * G * S + cs_work))) $((P * (2 * G * r + cs_steps))) \
             $((P * (2 * T * G * Bar + cs_bar)))
     done

@@ -235,7 +235,7 @@ bench_json() {
 # one, then times copy, CUB and the scans interleaved (median of 25 unless
 # --reps). Tables for reading in gpubench.log, JSON for the docs.
 # GPUBENCH_SETS selects among the sets below (default: all of them).
-want_set() { case " ${GPUBENCH_SETS:-main-incl main-excl sizes latency ops repeat above-2g} " in *" $1 "*) return 0 ;; esac; return 1; }
+want_set() { case " ${GPUBENCH_SETS:-main-incl main-excl sizes latency ops repeat above-2g apps apps-sizes} " in *" $1 "*) return 0 ;; esac; return 1; }
 do_gpubench() {
     local rc=0 all=i32,f32,i64,f64
     bench_dir=$out/gpubench
@@ -254,6 +254,12 @@ do_gpubench() {
         want_set repeat && { bench_json repeat 900 --algo lookback-det,lookback --type f32,f64 --n 2^24,2^28 --repeat 50 || rc=1; }
         want_set above-2g && { bench_json above-2g 600 --algo lookback,lookback-det,reduce-then-scan --type i32 \
             --n 2147483713 || rc=1; }
+        # the applications beside CUB's select, partition and radix sort: both families at 2^24, then
+        # the single-pass ones over the sizes (each output checked against the host's reference first)
+        want_set apps && { bench_json apps 600 --algo compact,compact-3phase,partition,partition-3phase,radix-sort,pack \
+            --type $all --n 2^24 --reps 10 || rc=1; }
+        want_set apps-sizes && { bench_json apps-sizes 900 --algo compact,partition --type $all \
+            --n 2^20,2^22,2^24,2^26,2^28,2^30 || rc=1; }
         for f in "$out"/gpubench/*.json; do
             [ -f "$f" ] || continue
             echo "== $(cat "${f%.json}.cmd")"

@@ -1,40 +1,20 @@
-/* Stream compaction: keep the elements that satisfy the predicate
- * (cuda/apps/app_defs.h: odd integers, positive floats), in input order.
- *
- * The textbook scheme on scan (Blelloch 1990, "Prefix sums and their
- * applications"; Harris, Sengupta and Owens, GPU Gems 3 ch. 39), over tiles
- * of one element per thread:
- *   1. count:   per tile, the number of kept elements (a flag scan's total);
- *   2. scan:    an exclusive scan of the per-tile counts gives each tile
- *               its first output position (and, at the end, the count);
- *   3. scatter: per tile, an exclusive flag scan gives each kept element
- *               its rank in the tile: out[offset[tile] + rank] = x.
+/* Stream compaction in one pass: keep the elements that satisfy the
+ * predicate (cuda/apps/app_defs.h: odd integers, positive floats), in
+ * input order, reading the input once and writing each kept element once
+ * (cuda/apps/select_pass.cuh: per tile count, publish, look back,
+ * scatter). compact-3phase is the textbook version (count, scan of the
+ * counts, scatter: three launches, the input read twice).
  * Output: cuda/apps/app_defs.h (a count, then the kept elements).
  *
  * Template: compiled once per (T, TN, OPN) through cuda/inst_all.h. */
-#include "cuda/apps/app_scan.cuh"
-#include "cuda/apps/app_keep.cuh"
+#define SL_SEL_PARTITION 0
+#include "cuda/apps/select_pass.cuh"
+#undef SL_SEL_PARTITION
 
-/* Phase 3: each kept element to its place. */
-SL_GLOBAL SL_KN(compact_scatter)(const T *in, T *out, const uint64_t *offsets, size_t n, size_t tiles)
-{
-    SHARED(uint64_t, s, SL_MAX_BLOCK_THREADS);
-    const unsigned t = threadIdx.x, b = blockDim.x;
-    uint64_t total = 0;
-    for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const size_t i = tile * b + t;
-        const T x = i < n ? LD(in, i) : IDENTITY();
-        const bool keep = i < n && SL_KN(app_keep)(x);
-        const uint64_t rank = SL_KN(app_block_scan)(s, keep, &total);
-        if (keep)
-            ST(out, LD(offsets, tile) + rank, x);
-    }
-}
-SL_DEFINE_LAUNCH(SL_KN(compact_scatter), (const T *, in), (T *, out), (const uint64_t *, offsets),
-                 (size_t, n), (size_t, tiles))
-
-/* Host driver: a->block threads per block (1..1024, default 256). */
+/* Host driver: a->block threads (a multiple of 32, at most 512, default
+ * 128), a->param items per thread (default 24 for 4-byte types, 12 for
+ * 8-byte ones). */
 SL_HOST sl_status SL_KN(compact)(const sl_kargs *a)
 {
-    return SL_KN(app_keep_run)(a, SL_LAUNCH(compact_scatter), 0);
+    return SL_KN(sel_host)(a);
 }

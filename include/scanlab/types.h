@@ -53,6 +53,7 @@ typedef enum {
     SL_KIND_PARTITION,
     SL_KIND_SORT,
     SL_KIND_PACK,
+    SL_KIND_PARTITION_REV,
 } sl_algo_kind;
 
 /* One scan's arguments. in and out are host memory of n elements of type

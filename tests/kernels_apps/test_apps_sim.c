@@ -1,8 +1,9 @@
-/* The application kernels (compact, partition, radix-sort, pack) in the
- * simulator: against the sequential references through the harness on the
- * standard sizes, on edge cases checked against hand-built expectations,
- * with odd block sizes and every parameter range, and their simulator
- * counts (work, steps, barriers) against closed forms. */
+/* The application kernels (compact-3phase, partition-3phase,
+ * radix-sort-3phase, pack-3phase; the single-pass ones in test_apps_single_pass.c)
+ * in the simulator: against the sequential references through the harness
+ * on the standard sizes, on edge cases checked against hand-built
+ * expectations, with odd block sizes and every parameter range, and their
+ * simulator counts (work, steps, barriers) against closed forms. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +22,8 @@
 
 static uint64_t seed;
 
-static const char *const apps[] = {"compact", "partition", "radix-sort", "pack"};
+static const char *const apps[] = {"compact-3phase", "partition-3phase", "radix-sort-3phase", "pack", "compact",
+                                   "partition", "radix-sort", "pack-3phase"};
 enum { NAPPS = sizeof apps / sizeof apps[0] };
 
 /* --- against the references, through the harness -------------------------- */
@@ -47,10 +49,10 @@ static void sweep(const char *name, size_t max_n)
     free(sizes);
 }
 
-static void test_compact_sizes(void **state) { (void)state; sweep("compact", 1100); }
-static void test_partition_sizes(void **state) { (void)state; sweep("partition", 1100); }
-static void test_sort_sizes(void **state) { (void)state; sweep("radix-sort", 300); }
-static void test_pack_sizes(void **state) { (void)state; sweep("pack", 1100); }
+static void test_compact_sizes(void **state) { (void)state; sweep("compact-3phase", 1100); }
+static void test_partition_sizes(void **state) { (void)state; sweep("partition-3phase", 1100); }
+static void test_sort_sizes(void **state) { (void)state; sweep("radix-sort-3phase", 300); }
+static void test_pack_sizes(void **state) { (void)state; sweep("pack-3phase", 1100); }
 
 /* Other operators are not applications' business: the harness skips them. */
 static void test_other_ops_skip(void **state)
@@ -93,7 +95,7 @@ static void test_none_and_all_kept(void **state)
     const int blocks[] = {0, 96, 17};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
         for (int p = 0; p < 2; p++) {
-            const char *name = p ? "partition" : "compact";
+            const char *name = p ? "partition-3phase" : "compact-3phase";
             app_run r = apps_run(name, SL_SIM, SL_I32, even, N, blocks[k], 0, NULL);
             assert_int_equal(r.status, SL_OK);
             assert_int_equal(apps_count(r.out), 0);
@@ -122,7 +124,7 @@ static void test_partition_by_hand(void **state)
     (void)state;
     const int64_t in[] = {4, -3, 7, 0, -8, 9, 9, 2};
     const int64_t want[] = {-3, 7, 9, 9, 4, 0, -8, 2};
-    app_run r = apps_run("partition", SL_SIM, SL_I64, in, 8, 2, 0, NULL);
+    app_run r = apps_run("partition-3phase", SL_SIM, SL_I64, in, 8, 2, 0, NULL);
     assert_int_equal(r.status, SL_OK);
     assert_int_equal(apps_count(r.out), 4);
     assert_memory_equal(r.out + SL_APP_HEADER_BYTES, want, sizeof want);
@@ -150,7 +152,7 @@ static void test_sort_duplicates_and_zeros(void **state)
     /* block, bits; i64 (64-bit keys) runs the first two only */
     const int params[][2] = {{0, 0}, {96, 8}, {17, 3}, {64, 1}, {1024, 5}};
     for (size_t k = 0; k < sizeof params / sizeof params[0]; k++) {
-        app_run r = apps_run("radix-sort", SL_SIM, SL_F32, f, N, params[k][0], params[k][1], NULL);
+        app_run r = apps_run("radix-sort-3phase", SL_SIM, SL_F32, f, N, params[k][0], params[k][1], NULL);
         assert_int_equal(r.status, SL_OK);
         assert_int_equal(apps_count(r.out), N);
         const float *y = (const float *)(const void *)(r.out + SL_APP_HEADER_BYTES);
@@ -159,17 +161,17 @@ static void test_sort_duplicates_and_zeros(void **state)
             if (y[i] == 0.0f && y[i - 1] == 0.0f) /* -0.0 never after +0.0 */
                 assert_true(signbit(y[i - 1]) || !signbit(y[i]));
         }
-        assert_true(apps_matches_reference("radix-sort", SL_F32, f, N, params[k][1], &r));
+        assert_true(apps_matches_reference("radix-sort-3phase", SL_F32, f, N, params[k][1], &r));
         free(r.out);
         if (k >= 2)
             continue;
-        r = apps_run("radix-sort", SL_SIM, SL_I64, q, N, params[k][0], params[k][1], NULL);
+        r = apps_run("radix-sort-3phase", SL_SIM, SL_I64, q, N, params[k][0], params[k][1], NULL);
         assert_int_equal(r.status, SL_OK);
         const int64_t *z = (const int64_t *)(const void *)(r.out + SL_APP_HEADER_BYTES);
         assert_true(z[0] == INT64_MIN || z[0] == -42);
         for (int i = 1; i < N; i++)
             assert_true(z[i - 1] <= z[i]);
-        assert_true(apps_matches_reference("radix-sort", SL_I64, q, N, params[k][1], &r));
+        assert_true(apps_matches_reference("radix-sort-3phase", SL_I64, q, N, params[k][1], &r));
         free(r.out);
     }
 }
@@ -186,13 +188,13 @@ static void test_pack_zero_and_full(void **state)
     const int ks[] = {0, 1, 4, 7, 255};
     for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
         const unsigned K = sl_app_pack_k(ks[k]);
-        app_run r = apps_run("pack", SL_SIM, SL_F64, zeros, N, 96, ks[k], NULL);
+        app_run r = apps_run("pack-3phase", SL_SIM, SL_F64, zeros, N, 96, ks[k], NULL);
         assert_int_equal(r.status, SL_OK);
         assert_int_equal(apps_count(r.out), 0);
         free(r.out);
         for (int i = 0; i < N; i++)
             full[i] = (int32_t)((K + 1) * (unsigned)i + K); /* bits mod (K + 1) = K */
-        r = apps_run("pack", SL_SIM, SL_I32, full, N, 0, ks[k], NULL);
+        r = apps_run("pack-3phase", SL_SIM, SL_I32, full, N, 0, ks[k], NULL);
         assert_int_equal(r.status, SL_OK);
         assert_int_equal(apps_count(r.out), (uint64_t)N * K);
         const int64_t *rec = (const int64_t *)(const void *)(r.out + SL_APP_HEADER_BYTES);
@@ -301,11 +303,11 @@ static void check_three_phase(const char *name, size_t n, int block)
 static void test_counts_three_phase(void **state)
 {
     (void)state;
-    check_three_phase("compact", 1000, 256);
-    check_three_phase("partition", 1000, 256);
-    check_three_phase("pack", 1000, 256);
-    check_three_phase("compact", 5000, 64);  /* the count scan takes two chunks */
-    check_three_phase("pack", 777, 96);      /* not a power of two */
+    check_three_phase("compact-3phase", 1000, 256);
+    check_three_phase("partition-3phase", 1000, 256);
+    check_three_phase("pack-3phase", 1000, 256);
+    check_three_phase("compact-3phase", 5000, 64);  /* the count scan takes two chunks */
+    check_three_phase("pack-3phase", 777, 96);      /* not a power of two */
 }
 
 /* radix-sort: per pass (32 / bits passes for i32) a histogram and a
@@ -323,7 +325,7 @@ static void check_sort(size_t n, int block, int bits)
         barriers += 2 * tiles * groups * c.barriers;
         add_count_scan(radix * tiles + 1, b, &work, &steps, &barriers);
     }
-    model_stats s = measure("radix-sort", n, block, bits);
+    model_stats s = measure("radix-sort-3phase", n, block, bits);
     assert_int_equal(s.races, 0);
     assert_int_equal(s.barrier_divergence, 0);
     assert_int_equal(s.work, work);

@@ -22,7 +22,7 @@ size_t ABI_TABLE_FN(const abi_entry **out)
         E(SL_SEQ), E(SL_OMP), E(SL_SIM), E(SL_CUDA), E(SL_BACKEND_COUNT),
         E(SL_TYPE_SIZE(SL_I32)), E(SL_TYPE_SIZE(SL_I64)), E(SL_TYPE_SIZE(SL_F32)), E(SL_TYPE_SIZE(SL_F64)),
         E(SL_KIND_SCAN), E(SL_KIND_REDUCE), E(SL_KIND_COMPACT), E(SL_KIND_PARTITION), E(SL_KIND_SORT),
-        E(SL_KIND_PACK),
+        E(SL_KIND_PACK), E(SL_KIND_PARTITION_REV),
         S(sl_scan_args), O(sl_scan_args, type), O(sl_scan_args, op), O(sl_scan_args, exclusive),
         O(sl_scan_args, in), O(sl_scan_args, out), O(sl_scan_args, n), O(sl_scan_args, threads),
         O(sl_scan_args, block), O(sl_scan_args, param), O(sl_scan_args, sim), O(sl_scan_args, adversary),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The mutants' copies of catalogue files stay copies.
 
-Four files of tests/mutants are the catalogue's own device code with
+Five files of tests/mutants are the catalogue's own device code with
 mutation points added, so that a planted bug changes nothing in the
 catalogue. Each must equal its original once the mutation points are taken
 out (`#if defined(MUT_...)` keeps its `#else` branch, `#if !defined(MUT_...)`
@@ -20,6 +20,7 @@ COPIES = [
     ("tests/mutants/sp_status.cuh", "cuda/device/tile_status.cuh"),
     ("tests/mutants/sp_driver.cuh", "cuda/device/single_pass.cuh"),
     ("tests/mutants/app_scan_copy.cuh", "cuda/apps/app_scan.cuh"),
+    ("tests/mutants/sel_family.cuh", "cuda/apps/select_pass.cuh"),
 ]
 
 GUARD = re.compile(r"^\s*(#ifndef \w+_H|#define \w+_H|#endif /\* \w+_H \*/)\s*$")

@@ -1,4 +1,4 @@
-/* A copy of cuda/apps/compact_tmpl.cuh over the copy of the applications'
+/* A copy of cuda/apps/compact_3phase_tmpl.cuh over the copy of the applications'
  * block scan (app_scan_copy.cuh, which holds the mutation point of
  * compact-no-reuse-barrier); with no MUT_* macro defined it is the
  * catalogue's compact (the control). The catalogue's description follows.
@@ -18,6 +18,7 @@
  *
  * Template: compiled once per (T, TN, OPN) through cuda/inst_all.h. */
 #include "tests/mutants/app_scan_copy.cuh"
+#include "cuda/apps/app_arena.cuh"
 #include "cuda/apps/app_keep.cuh"
 
 /* Phase 3: each kept element to its place. */

@@ -295,6 +295,18 @@ static const mutant mutants[] = {
      .blind = SIZES " --block 256",
      .why = "only the one-block scan of the tile counts calls the block scan twice, when there are "
             "more than 31 tiles: n >= 1000 with blocks of 32; blind with blocks of 256"},
+    /* Single-pass compaction (cuda/apps/select_pass.cuh, count_status.cuh) */
+    CONTROL("sel"),
+    {.name = "sel-publish-early", .control = "sel", .category = "look-back: count published before counting",
+     .change = "the tile's count published (as 0) before its elements are counted",
+     .signal = SIG_RACE, .args = "--n 64,100,1000 --block 32 --param 1", .file = "tests/mutants/sel_family.cuh",
+     .site = {{NULL, "ST(out, (size_t)before + q, v);", 0}}, .blind = "--n 1,2,17,31,32 --block 32 --param 1",
+     .why = "tile 0 publishes an inclusive prefix of 0, which tile 1 takes: both write their kept "
+            "elements from out[0], two blocks' unordered stores to one word (a race) once both keep "
+            "some (two full tiles of 32); blind on one tile"},
+    {.name = "sel-inclusive-rank", .control = "sel", .category = "inclusive offset for exclusive",
+     .change = "a thread's kept items staged from its inclusive rank (rank + its count)",
+     .signal = SIG_VALUE, .args = SIZES " --block 32 --param 1", .first_n = 1},
 };
 static const size_t mutant_count = sizeof mutants / sizeof mutants[0];
 

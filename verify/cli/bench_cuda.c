@@ -34,7 +34,9 @@
 #include "cuda/bench/bench_gpu.h"
 #include "cuda/bench/chained_model.h"
 #include "cuda/bench/dev_arena.h"
+#include "cuda/apps/app_defs.h"
 #include "cuda/cub/cub_scan.h"
+#include "verify/cli/bench_cuda_apps.h"
 #endif
 
 #if !SCANLAB_HAVE_CUDA
@@ -58,12 +60,13 @@ int bench_cuda(const bench_options *o)
 /* One reported measurement. */
 typedef struct {
     const char *algo;
+    sl_algo_kind family; /* SL_KIND_SCAN, or the application's (bench_cuda_apps.h) */
     sl_type type;
     sl_op op;
     bool exclusive;
     size_t n;
     int reps;
-    double median_ms, gbps, frac_of_copy, vs_cub;
+    double median_ms, gbps, frac_of_copy, vs_cub; /* vs_cub < 0: no CUB baseline */
     double bound;        /* global traffic of the algorithm, in units of n elements */
     double bound_ms;     /* that traffic at the copy's speed */
     double predicted_ms; /* the chained scans' time model; < 0: none */
@@ -94,10 +97,13 @@ typedef struct {
 
 /* One (type, operator, kind, n) configuration and its device buffers. */
 typedef struct {
+    sl_algo_kind family; /* SL_KIND_SCAN, or an application family (bench_cuda_apps.h) */
     sl_type type;
     sl_op op;
     bool exclusive;
     size_t n, elem;
+    size_t out_bytes; /* of d_out and d_ref: n elements, or an application's layout */
+    uint64_t count;   /* an application's count, from the reference */
     int block, param, reps;
     void *d_in, *d_out, *d_ref, *d_flush, *cub_tmp;
     uint64_t *d_digest; /* per job: the warm-up run's output digest, then one per repetition */
@@ -120,8 +126,10 @@ typedef struct {
     cli_progress prog; /* per configuration: the warm-ups, then the repetitions */
 } cb_ctx;
 
-static const char *job_name(const cb_job *j)
+static const char *job_name(const cb_job *j, const cb_cfg *c)
 {
+    if (j->kind == JOB_CUB && c->family != SL_KIND_SCAN)
+        return cb_app_cub_name(c->family);
     return j->kind == JOB_COPY ? "copy" : j->kind == JOB_CUB ? "cub" : j->algo->name;
 }
 
@@ -170,6 +178,18 @@ static sl_status rows_push(cb_rows *r, const cb_row *row)
     return SL_OK;
 }
 
+/* Queues the digest of what job j wrote at out into slot: the n elements
+ * of a scan or the copy; for an application the elements after the
+ * header that its output defines (the count is checked in the warm-up;
+ * CUB's sort writes none). */
+static sl_status job_digest(const cb_cfg *c, const cb_job *j, const void *out, uint64_t *slot)
+{
+    if (c->family == SL_KIND_SCAN || j->kind == JOB_COPY)
+        return sl_bench_digest(out, c->n * c->elem, slot);
+    return sl_bench_digest((const unsigned char *)out + SL_APP_HEADER_BYTES,
+                           cb_app_defined_bytes(c->family, c->type, c->n, c->count), slot);
+}
+
 /* Runs job j once on the configuration, writing to out. */
 static sl_status run_job(cb_job *j, const cb_cfg *c, void *out)
 {
@@ -177,6 +197,8 @@ static sl_status run_job(cb_job *j, const cb_cfg *c, void *out)
         return sl_bench_copy(out, c->d_in, c->n * c->elem);
     if (j->kind == JOB_CUB) {
         size_t bytes = c->cub_tmp_bytes;
+        if (c->family != SL_KIND_SCAN)
+            return cb_app_cub(c->family, c->type, c->d_in, out, c->n, c->cub_tmp, &bytes);
         return cub_scan_dev(c->type, c->op, c->exclusive, c->d_in, out, c->n, c->cub_tmp, &bytes);
     }
     sl_scan_args a = {c->type, c->op, c->exclusive, c->d_in, out, c->n, 0, c->block, c->param, NULL, SL_ADVERSARY_NONE};
@@ -279,7 +301,7 @@ static bool output_ok(const cb_cfg *c, const cb_job *j, const void *h_in, const 
 {
     sl_status st = sl_bench_to_host(h_out, c->d_out, c->n * c->elem);
     if (st != SL_OK) {
-        fprintf(stderr, "scanlab: bench: %s: reading its output: %s\n", job_name(j), sl_status_str(st));
+        fprintf(stderr, "scanlab: bench: %s: reading its output: %s\n", job_name(j, c), sl_status_str(st));
         return false;
     }
     size_t bad;
@@ -289,7 +311,7 @@ static bool output_ok(const cb_cfg *c, const cb_job *j, const void *h_in, const 
         bad = first_difference(h_out, h_ref, c->n, c->elem);
     if (bad < c->n)
         fprintf(stderr, "scanlab: bench: %s %s %s %s n=%zu: output %zu differs from %s; not timed\n",
-                job_name(j), verify_type_name(c->type), verify_op_name(c->op),
+                job_name(j, c), verify_type_name(c->type), verify_op_name(c->op),
                 c->exclusive ? "exclusive" : "inclusive", c->n, bad,
                 SL_TYPE_IS_FLOAT(c->type) && c->op == SL_ADD ? "the accurate prefix (beyond its depth bound)"
                                                                : "CUB's");
@@ -323,17 +345,31 @@ static sl_status setup_cfg(cb_cfg *c, const cb_ctx *ctx)
     const size_t bytes = c->n * c->elem;
     c->resident = 2 * bytes <= ctx->gpu.l2_bytes;
     c->flush_bytes = c->resident ? 0 : 2 * ctx->gpu.l2_bytes;
-    sl_status st = cub_scan_dev(c->type, c->op, c->exclusive, NULL, NULL, c->n, NULL, &c->cub_tmp_bytes);
+    sl_status st = SL_OK;
+    c->out_bytes = bytes;
+    if (c->family == SL_KIND_SCAN) {
+        st = cub_scan_dev(c->type, c->op, c->exclusive, NULL, NULL, c->n, NULL, &c->cub_tmp_bytes);
+    } else {
+        c->out_bytes = cb_app_out_bytes(c->family, c->type, c->n, c->param);
+        if (c->out_bytes == 0) {
+            cli_usage_error("bench: --param %d is not a parameter of %s", c->param, cb_app_family_name(c->family));
+            return SL_ERR_ARG;
+        }
+        st = cb_app_cub(c->family, c->type, NULL, NULL, c->n, NULL, &c->cub_tmp_bytes);
+        if (st == SL_ERR_UNSUPPORTED) /* pack: no baseline */
+            st = SL_OK;
+    }
     if (st != SL_OK)
         return st;
-    const double need = 3.0 * (double)bytes + (double)c->flush_bytes + (double)c->cub_tmp_bytes;
+    const double need = (double)bytes + 2.0 * (double)c->out_bytes + (double)c->flush_bytes +
+                        (double)c->cub_tmp_bytes;
     if (need > (double)ctx->gpu.free_bytes) {
         cli_usage_error("bench: n = %zu %s needs %.1f GiB of GPU memory; %.1f GiB are free", c->n,
                         verify_type_name(c->type), need / 1073741824.0, (double)ctx->gpu.free_bytes / 1073741824.0);
         return SL_ERR_ARG;
     }
-    if ((st = sl_bench_alloc(&c->d_in, bytes)) != SL_OK || (st = sl_bench_alloc(&c->d_out, bytes)) != SL_OK ||
-        (st = sl_bench_alloc(&c->d_ref, bytes)) != SL_OK ||
+    if ((st = sl_bench_alloc(&c->d_in, bytes)) != SL_OK || (st = sl_bench_alloc(&c->d_out, c->out_bytes)) != SL_OK ||
+        (st = sl_bench_alloc(&c->d_ref, c->out_bytes)) != SL_OK ||
         (st = sl_bench_alloc(&c->d_flush, c->flush_bytes)) != SL_OK ||
         (st = sl_bench_alloc(&c->cub_tmp, c->cub_tmp_bytes ? c->cub_tmp_bytes : 1)) != SL_OK)
         return st;
@@ -346,20 +382,31 @@ static sl_status setup_cfg(cb_cfg *c, const cb_ctx *ctx)
 static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, bool *failed)
 {
     const size_t bytes = c->n * c->elem;
-    const bool float_add = SL_TYPE_IS_FLOAT(c->type) && c->op == SL_ADD;
-    void *h_in = float_add ? malloc(bytes) : NULL, *h_ref = malloc(bytes), *h_out = malloc(bytes);
-    sl_status st = (!h_ref || !h_out || (float_add && !h_in)) ? SL_ERR_NOMEM : SL_OK;
+    const bool app = c->family != SL_KIND_SCAN;
+    const bool float_add = !app && SL_TYPE_IS_FLOAT(c->type) && c->op == SL_ADD;
+    void *h_in = float_add || app ? malloc(bytes) : NULL, *h_ref = malloc(c->out_bytes), *h_out = malloc(c->out_bytes);
+    sl_status st = (!h_ref || !h_out || ((float_add || app) && !h_in)) ? SL_ERR_NOMEM : SL_OK;
+    cb_app_refs refs;
+    memset(&refs, 0, sizeof refs);
+    if (st == SL_OK && app) /* the applications' references are made on the host */
+        st = sl_bench_to_host(h_in, c->d_in, bytes);
+    if (st == SL_OK && app)
+        st = cb_app_count(&refs, c->family, c->type, c->n, c->param, h_in, &c->count);
     for (size_t k = 0; k < count && st == SL_OK; k++) {
         cb_job *j = &jobs[k];
+        if (j->kind == JOB_CUB && app && !cb_app_cub_name(c->family)) {
+            j->dropped = true; /* pack: CUB has none */
+            continue;
+        }
         if (ctx->progress) {
             char what[64];
-            snprintf(what, sizeof what, "warm-up of %s", job_name(j));
+            snprintf(what, sizeof what, "warm-up of %s", job_name(j, c));
             cli_progress_update(&ctx->prog, k, what);
         }
         if (j->kind == JOB_SCAN) {
             st = prepare_scan(j, c);
             if (st == SL_ERR_UNSUPPORTED || st == SL_ERR_ARG) {
-                fprintf(stderr, "scanlab: bench: %s: %s for %s %s (block %d, param %d); skipped\n", job_name(j),
+                fprintf(stderr, "scanlab: bench: %s: %s for %s %s (block %d, param %d); skipped\n", job_name(j, c),
                         sl_status_str(st), verify_type_name(c->type), verify_op_name(c->op), c->block, c->param);
                 j->dropped = true;
                 st = SL_OK;
@@ -371,13 +418,28 @@ static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, boo
                 st = sl_bench_sync();
         }
         if (st != SL_OK) {
-            fprintf(stderr, "\nscanlab: bench: %s failed: %s\n", job_name(j), sl_status_str(st));
+            fprintf(stderr, "\nscanlab: bench: %s failed: %s\n", job_name(j, c), sl_status_str(st));
             break;
         }
-        st = sl_bench_digest(j->kind == JOB_CUB ? c->d_ref : c->d_out, bytes, digest_slot(c, k, 0));
+        st = job_digest(c, j, j->kind == JOB_CUB ? c->d_ref : c->d_out, digest_slot(c, k, 0));
         if (st != SL_OK)
             break;
-        if (j->kind == JOB_CUB) {
+        if (app && j->kind != JOB_COPY) {
+            int gave_up = 0;
+            if (j->kind == JOB_SCAN)
+                st = sl_dev_arena_error(&j->arena, &gave_up);
+            if (st == SL_OK)
+                st = sl_bench_to_host(h_out, j->kind == JOB_CUB ? c->d_ref : c->d_out, c->out_bytes);
+            if (st != SL_OK)
+                break;
+            if (gave_up)
+                fprintf(stderr, "scanlab: bench: %s: a bounded wait gave up (%s); not timed\n", job_name(j, c),
+                        sl_status_str(SL_ERR_TIMEOUT));
+            const sl_algo_kind kind = j->kind == JOB_CUB ? cb_app_cub_kind(c->family) : j->algo->kind;
+            j->failed = gave_up || !cb_app_output_ok(&refs, kind, c->type, c->n, c->param, h_in, h_out,
+                                                     j->kind == JOB_CUB && c->family == SL_KIND_SORT, job_name(j, c));
+            *failed |= j->failed;
+        } else if (j->kind == JOB_CUB) {
             st = sl_bench_to_host(h_ref, c->d_ref, bytes);
             if (st == SL_OK && float_add)
                 st = sl_bench_to_host(h_in, c->d_in, bytes);
@@ -385,7 +447,7 @@ static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, boo
             int gave_up = 0;
             st = sl_dev_arena_error(&j->arena, &gave_up);
             if (st == SL_OK && gave_up) {
-                fprintf(stderr, "scanlab: bench: %s: a bounded wait gave up (%s); not timed\n", job_name(j),
+                fprintf(stderr, "scanlab: bench: %s: a bounded wait gave up (%s); not timed\n", job_name(j, c),
                         sl_status_str(SL_ERR_TIMEOUT));
                 j->failed = true;
             } else if (st == SL_OK && !output_ok(c, j, h_in, h_ref, h_out)) {
@@ -394,6 +456,7 @@ static sl_status warm_up(cb_ctx *ctx, cb_cfg *c, cb_job *jobs, size_t count, boo
             *failed |= j->failed;
         }
     }
+    cb_app_refs_free(&refs);
     free(h_in);
     free(h_ref);
     free(h_out);
@@ -467,11 +530,11 @@ static sl_status time_jobs(cb_ctx *ctx, const cb_cfg *c, cb_job *jobs, size_t co
                 j->retimed++;
             }
             if (st == SL_OK) /* queued after the stop event: not timed */
-                st = sl_bench_digest(c->d_out, c->n * c->elem, digest_slot(c, k, 1 + r));
+                st = job_digest(c, j, c->d_out, digest_slot(c, k, 1 + r));
             if (st == SL_OK)
                 st = sl_bench_event_ms(j->ev[0], j->ev[1], &j->ms[r]);
             if (st != SL_OK) {
-                fprintf(stderr, "\nscanlab: bench: %s failed: %s\n", job_name(j), sl_status_str(st));
+                fprintf(stderr, "\nscanlab: bench: %s failed: %s\n", job_name(j, c), sl_status_str(st));
                 return st;
             }
         }
@@ -523,7 +586,7 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
             st = sl_dev_arena_error(&jobs[k].arena, &gave_up);
             if (gave_up) {
                 fprintf(stderr, "scanlab: bench: %s: a bounded wait gave up in a timed run (%s)\n",
-                        job_name(&jobs[k]), sl_status_str(SL_ERR_TIMEOUT));
+                        job_name(&jobs[k], c), sl_status_str(SL_ERR_TIMEOUT));
                 jobs[k].failed = *failed = true;
             }
         }
@@ -534,19 +597,30 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
         st = sl_bench_to_host(digests, c->d_digest, digest_bytes);
     if (st == SL_OK) {
         const double copy_ms = bench_median(jobs[0].ms, (size_t)c->reps);
-        const double cub_ms = bench_median(jobs[1].ms, (size_t)c->reps);
-        const double bytes = 2.0 * (double)c->n * (double)c->elem;
+        const bool cub = !jobs[1].dropped && !jobs[1].failed;
+        const double cub_ms = cub ? bench_median(jobs[1].ms, (size_t)c->reps) : -1.0;
+        /* an application's own bound: the least traffic of its family */
+        const double bound = c->family == SL_KIND_SCAN ? 2.0 : cb_app_bound(c->family, c->type, c->n, c->count);
+        const double bytes = bound * (double)c->n * (double)c->elem;
         for (size_t k = 0; k < count && st == SL_OK; k++) {
             if (jobs[k].failed || jobs[k].dropped)
                 continue;
             const double ms = k < 2 ? (k == 0 ? copy_ms : cub_ms) : bench_median(jobs[k].ms, (size_t)c->reps);
-            const char *name = job_name(&jobs[k]);
-            cb_row row = {.algo = name, .type = c->type, .op = c->op, .exclusive = c->exclusive, .n = c->n,
-                          .reps = c->reps, .median_ms = ms, .gbps = bytes / (ms * 1e-3) / 1e9,
-                          .frac_of_copy = copy_ms / ms, .vs_cub = cub_ms / ms, .bound = traffic_bound(name),
+            const char *name = job_name(&jobs[k], c);
+            /* the copy moves 2n elements whatever the family */
+            const double traffic = c->family == SL_KIND_SCAN || k == 0 ? 2.0 : bound;
+            cb_row row = {.algo = name, .family = c->family, .type = c->type, .op = c->op,
+                          .exclusive = c->exclusive, .n = c->n, .reps = c->reps, .median_ms = ms,
+                          .gbps = traffic / bound * bytes / (ms * 1e-3) / 1e9, .frac_of_copy = copy_ms / ms,
+                          .vs_cub = cub ? cub_ms / ms : -1.0,
+                          .bound = c->family == SL_KIND_SCAN ? traffic_bound(name) : traffic,
                           .predicted_ms = -1.0, .cache_resident = c->resident, .repeatable = true,
                           .late_runs = jobs[k].late};
             row.bound_ms = copy_ms * row.bound / 2.0;
+            /* an application moves its family's bound, not a copy's 2n: its share of the copy's
+             * bandwidth counted on those bytes */
+            if (c->family != SL_KIND_SCAN && k > 0)
+                row.frac_of_copy = row.bound_ms / ms;
             /* the job's digests, as digest_slot lays them out: the warm-up run's, then each timed run's */
             const uint64_t *dk = digests + k * (size_t)(c->reps + 1);
             for (int r = 1; r <= c->reps; r++)
@@ -574,13 +648,15 @@ static sl_status measure(cb_ctx *ctx, cb_cfg *c, const verify_algo *const *algos
 static void print_config_header(const cb_ctx *ctx, const cb_row *r, int block, int param)
 {
     const double data = 2.0 * (double)r->n * SL_TYPE_SIZE(r->type);
+    const bool app = r->family != SL_KIND_SCAN;
     printf("\n%s (%d SMs, L2 %.0f MiB): n = %zu, %s %s, %s; median of %d runs, %s\n", ctx->gpu.name, ctx->gpu.sms,
-           (double)ctx->gpu.l2_bytes / 1048576.0, r->n, verify_type_name(r->type), verify_op_name(r->op),
-           r->exclusive ? "exclusive" : "inclusive", r->reps,
+           (double)ctx->gpu.l2_bytes / 1048576.0, r->n, verify_type_name(r->type),
+           app ? cb_app_family_name(r->family) : verify_op_name(r->op),
+           app ? "application" : r->exclusive ? "exclusive" : "inclusive", r->reps,
            ctx->call ? "each timed as a call on an idle GPU (launch calls included)" : "the GPU's work alone");
-    printf("input + output %.1f MiB: %s; GB/s counts 2 * n * %u bytes", data / 1048576.0,
+    printf("input + output %.1f MiB: %s; GB/s counts %s", data / 1048576.0,
            r->cache_resident ? "cache-resident (fits the L2)" : "from memory (the L2 is flushed before each run)",
-           SL_TYPE_SIZE(r->type));
+           app ? "the family's least traffic (traffic), of copy the copy's bandwidth on it" : "2 * n elements");
     if (block || param)
         printf("; --block %d --param %d", block, param);
     printf("\n\n%-18s %10s %9s %8s %8s %8s %9s %10s %7s\n", "algorithm", "median ms", "GB/s", "of copy", "vs cub",
@@ -592,13 +668,16 @@ static void print_table(const cb_ctx *ctx, const cb_rows *rows, int block, int p
     for (size_t i = 0; i < rows->count; i++) {
         const cb_row *r = &rows->v[i];
         if (i == 0 || r->n != rows->v[i - 1].n || r->type != rows->v[i - 1].type || r->op != rows->v[i - 1].op ||
-            r->exclusive != rows->v[i - 1].exclusive)
+            r->exclusive != rows->v[i - 1].exclusive || r->family != rows->v[i - 1].family)
             print_config_header(ctx, r, block, param);
-        char model[32] = "-";
+        char model[32] = "-", vs[32] = "-", traffic[32];
+        snprintf(traffic, sizeof traffic, r->family == SL_KIND_SCAN ? "%.0fn" : "%.2fn", r->bound);
         if (r->predicted_ms >= 0)
             snprintf(model, sizeof model, "%.3f", r->predicted_ms);
-        printf("%-18s %10.4f %9.1f %8.3f %8.3f %7.0fn %9.3f %10s %7s\n", r->algo, r->median_ms, r->gbps,
-               r->frac_of_copy, r->vs_cub, r->bound, r->bound_ms / r->median_ms, model,
+        if (r->vs_cub >= 0)
+            snprintf(vs, sizeof vs, "%.3f", r->vs_cub);
+        printf("%-18s %10.4f %9.1f %8.3f %8s %8s %9.3f %10s %7s\n", r->algo, r->median_ms, r->gbps,
+               r->frac_of_copy, vs, traffic, r->bound_ms / r->median_ms, model,
                r->repeatable ? "same" : "DIFFER");
     }
     printf("\nrepeat: whether every timed run's output was bitwise the first run's\n");
@@ -639,6 +718,7 @@ static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int pa
         const cb_row *r = &rows->v[i];
         json_begin_object(&w, NULL);
         json_string(&w, "algo", r->algo);
+        json_string(&w, "kind", cb_app_family_name(r->family));
         json_string(&w, "type", verify_type_name(r->type));
         json_string(&w, "op", verify_op_name(r->op));
         json_bool(&w, "exclusive", r->exclusive);
@@ -646,7 +726,10 @@ static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int pa
         json_double(&w, "median_ms", r->median_ms);
         json_double(&w, "gbps", r->gbps);
         json_double(&w, "frac_of_copy", r->frac_of_copy);
-        json_double(&w, "vs_cub", r->vs_cub);
+        if (r->vs_cub >= 0)
+            json_double(&w, "vs_cub", r->vs_cub);
+        else
+            json_null(&w, "vs_cub");
         json_double(&w, "bound", r->bound);
         json_double(&w, "bound_ms", r->bound_ms);
         if (r->predicted_ms >= 0)
@@ -667,6 +750,11 @@ static void print_json(const cb_ctx *ctx, const cb_rows *rows, int block, int pa
     json_finish(&w);
 }
 
+/* The families measured apart, in this order (bench_cuda_apps.h). */
+static const sl_algo_kind families[] = {SL_KIND_SCAN, SL_KIND_COMPACT, SL_KIND_PARTITION, SL_KIND_SORT,
+                                        SL_KIND_PACK};
+#define CB_FAMILIES ((int)(sizeof families / sizeof families[0]))
+
 /* The selected scans: names of the algorithm table that are scans and run
  * on cuda ('copy' and 'cub' are always measured). */
 static sl_status parse_algos(const char *list, const verify_algo **out, size_t *count)
@@ -681,8 +769,8 @@ static sl_status parse_algos(const char *list, const verify_algo **out, size_t *
         if (!a) {
             cli_usage_error("bench: unknown algorithm '%s' (scanlab list names them)", tok);
             st = SL_ERR_ARG;
-        } else if (a->kind != SL_KIND_SCAN || !verify_algo_runs_on(a, SL_CUDA)) {
-            cli_usage_error("bench: %s is not a scan that runs on cuda", tok);
+        } else if (a->kind == SL_KIND_REDUCE || !verify_algo_runs_on(a, SL_CUDA)) {
+            cli_usage_error("bench: %s is not a scan that runs on cuda, nor an application", tok);
             st = SL_ERR_ARG;
         } else if (*count == CB_MAX_ALGOS) {
             cli_usage_error("bench: at most %d algorithms", CB_MAX_ALGOS);
@@ -752,20 +840,34 @@ int bench_cuda(const bench_options *o)
             if (!(types & (1u << t)) || !(ops & (1u << op)) || !SL_OP_APPLIES(op, t))
                 continue;
             for (size_t k = 0; k < nn && st == SL_OK; k++) {
-                cb_cfg c;
-                memset(&c, 0, sizeof c);
-                c.type = (sl_type)t;
-                c.op = (sl_op)op;
-                c.exclusive = o->exclusive;
-                c.n = ns[k];
-                c.elem = SL_TYPE_SIZE(c.type);
-                c.block = o->block;
-                c.param = o->param;
-                c.reps = o->reps > 0 ? o->reps : CB_DEFAULT_REPS;
-                /* host side: the input, and the output read back for the checks */
-                st = cli_check_peak("bench", c.n, cli_peak_cpu(c.n, c.elem, 3));
-                if (st == SL_OK)
-                    st = measure(&ctx, &c, algos, nalgos, &rows, &failed);
+                for (int f = 0; f < CB_FAMILIES && st == SL_OK; f++) {
+                    /* each family apart: its own output layout and CUB baseline; the applications
+                     * run with add only */
+                    const verify_algo *fam[CB_MAX_ALGOS];
+                    size_t nfam = 0;
+                    for (size_t a = 0; a < nalgos; a++)
+                        if (cb_app_family(algos[a]->kind) == families[f])
+                            fam[nfam++] = algos[a];
+                    if (nfam == 0 || (families[f] != SL_KIND_SCAN && op != SL_ADD))
+                        continue;
+                    cb_cfg c;
+                    memset(&c, 0, sizeof c);
+                    c.family = families[f];
+                    c.type = (sl_type)t;
+                    c.op = (sl_op)op;
+                    c.exclusive = o->exclusive;
+                    c.n = ns[k];
+                    c.elem = SL_TYPE_SIZE(c.type);
+                    c.block = o->block;
+                    c.param = o->param;
+                    c.reps = o->reps > 0 ? o->reps : CB_DEFAULT_REPS;
+                    /* host side: the input, and the output read back for the checks (an
+                     * application's also one or two references; pack's outputs n K records) */
+                    const uint64_t copies = c.family == SL_KIND_SCAN ? 3 : c.family == SL_KIND_PACK ? 26 : 5;
+                    st = cli_check_peak("bench", c.n, cli_peak_cpu(c.n, c.elem, copies));
+                    if (st == SL_OK)
+                        st = measure(&ctx, &c, fam, nfam, &rows, &failed);
+                }
             }
         }
     if (st == SL_OK) {

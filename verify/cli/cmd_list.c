@@ -10,7 +10,8 @@
 
 static const char *const kind_names[] = {[SL_KIND_SCAN] = "scan", [SL_KIND_REDUCE] = "reduce",
                                          [SL_KIND_COMPACT] = "compact", [SL_KIND_PARTITION] = "partition",
-                                         [SL_KIND_SORT] = "sort", [SL_KIND_PACK] = "pack"};
+                                         [SL_KIND_SORT] = "sort", [SL_KIND_PACK] = "pack",
+                                         [SL_KIND_PARTITION_REV] = "partition"};
 
 static void backends_of(const verify_algo *a, char *buf, size_t size)
 {

@@ -324,7 +324,8 @@ static const char *kind_name(const group *g)
 {
     static const char *const app_names[] = {[SL_KIND_COMPACT] = "compact",
                                             [SL_KIND_PARTITION] = "partition",
-                                            [SL_KIND_SORT] = "sort", [SL_KIND_PACK] = "pack"};
+                                            [SL_KIND_SORT] = "sort", [SL_KIND_PACK] = "pack",
+                                            [SL_KIND_PARTITION_REV] = "partition"};
     if (SL_KIND_IS_APP(g->algo->kind))
         return app_names[g->algo->kind];
     if (g->algo->kind == SL_KIND_REDUCE)

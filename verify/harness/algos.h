@@ -19,10 +19,14 @@ typedef enum {
     SL_KIND_PARTITION, /* stable split: kept elements, then the others */
     SL_KIND_SORT,      /* ascending total order (radix sort) */
     SL_KIND_PACK,      /* item i emits c_i records, concatenated in item order */
+    SL_KIND_PARTITION_REV, /* kept elements in order, then the others in reverse order (single pass) */
 } sl_algo_kind;
 
 /* Whether kind is an application (output = count header + elements). */
 #define SL_KIND_IS_APP(k) ((k) >= SL_KIND_COMPACT)
+/* Whether an application's output defines all n elements whatever the count
+ * (partition, sort), else the first `count`. */
+#define sl_app_defines_all(k) ((k) == SL_KIND_PARTITION || (k) == SL_KIND_PARTITION_REV || (k) == SL_KIND_SORT)
 
 typedef struct {
     sl_type type;

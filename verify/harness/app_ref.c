@@ -38,6 +38,17 @@ size_t verify_app_out_bytes(sl_algo_kind kind, sl_type t, size_t n, int param)
     return SL_APP_HEADER_BYTES + cap * elem;
 }
 
+/* Reverses count elements of elem bytes in place. */
+static void reverse_elements(unsigned char *p, size_t count, size_t elem)
+{
+    unsigned char tmp[8];
+    for (size_t i = 0, j = count; i + 1 < j; i++, j--) {
+        memcpy(tmp, p + i * elem, elem);
+        memcpy(p + i * elem, p + (j - 1) * elem, elem);
+        memcpy(p + (j - 1) * elem, tmp, elem);
+    }
+}
+
 sl_status verify_app_reference(sl_algo_kind kind, sl_type t, const void *in, size_t n, int param,
                                void *out)
 {
@@ -52,6 +63,11 @@ sl_status verify_app_reference(sl_algo_kind kind, sl_type t, const void *in, siz
         break;
     case SL_KIND_PARTITION:
         st = cpu_partition(t, in, n, data, &count);
+        break;
+    case SL_KIND_PARTITION_REV:
+        st = cpu_partition(t, in, n, data, &count);
+        if (st == SL_OK)
+            reverse_elements(data + count * elem, n - count, elem);
         break;
     case SL_KIND_SORT:
         st = cpu_sort(t, in, n, data);
@@ -78,7 +94,7 @@ size_t verify_app_mismatches(sl_algo_kind kind, sl_type t, size_t n, int param, 
     *first_bad = 0;
     if (want != have)
         bad++;
-    size_t defined = kind == SL_KIND_PARTITION || kind == SL_KIND_SORT ? n : (size_t)(want < have ? want : have);
+    size_t defined = sl_app_defines_all(kind) ? n : (size_t)(want < have ? want : have);
     const unsigned char *r = (const unsigned char *)ref + SL_APP_HEADER_BYTES;
     const unsigned char *g = (const unsigned char *)got + SL_APP_HEADER_BYTES;
     bool seen = false;

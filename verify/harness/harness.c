@@ -350,7 +350,7 @@ static uint64_t app_count(const unsigned char *out)
 /* Elements after the header that the contract defines for this count. */
 static size_t app_defined(const verify_case *c, uint64_t count)
 {
-    return c->algo->kind == SL_KIND_PARTITION || c->algo->kind == SL_KIND_SORT ? c->n : (size_t)count;
+    return sl_app_defines_all(c->algo->kind) ? c->n : (size_t)count;
 }
 
 /* Check one run of an application: guards, input, count, elements. */

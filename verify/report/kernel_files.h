@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#define REPORT_KERNEL_MAX_FILES 8
+#define REPORT_KERNEL_MAX_FILES 12
 
 typedef struct {
     const char *name;  /* the algorithm, as in the table */

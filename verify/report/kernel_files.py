@@ -13,7 +13,7 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
-MAX_FILES = 8  # REPORT_KERNEL_MAX_FILES in kernel_files.h
+MAX_FILES = 12  # REPORT_KERNEL_MAX_FILES in kernel_files.h
 KERNEL = re.compile(r'^SL_KERNEL\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*,\s*"([^"]+)"')
 
 
