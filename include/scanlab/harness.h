@@ -58,6 +58,8 @@ typedef struct {
     bool allow_races; /* sim: a race alone does not fail the case */
     int schedules;    /* sim: the default schedule and schedules - 1 explored ones */
     unsigned pct;     /* sim, explored schedules: PCT depth (0: random) */
+    bool one_grid;    /* sim: only the kernel's own grid (else a grid an occupancy query sized runs once
+                         more on a persistent grid of half as many blocks, as on the GPU) */
 } verify_case;
 
 /* Room for the simulator's findings of one case, as text. */
@@ -85,6 +87,7 @@ typedef struct {
     /* sim backend: what the simulator found over every run */
     uint64_t races;    /* races seen (allowed or not) */
     uint64_t schedule; /* the schedule of the run that failed (0: the default) */
+    unsigned occupancy; /* the persistent grid of the run that failed (0: the kernel's own) */
     uint64_t findings; /* findings that fail the case */
     char findings_text[VERIFY_FINDINGS_TEXT]; /* one "path:line: error: message" line each */
 } verify_case_result;

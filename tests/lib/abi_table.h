@@ -37,7 +37,7 @@ size_t ABI_TABLE_FN(const abi_entry **out)
         S(verify_case), O(verify_case, algo), O(verify_case, backend), O(verify_case, type), O(verify_case, op),
         O(verify_case, exclusive), O(verify_case, dist), O(verify_case, n), O(verify_case, seed),
         O(verify_case, repeat), O(verify_case, block), O(verify_case, param), O(verify_case, allow_races),
-        O(verify_case, schedules), O(verify_case, pct),
+        O(verify_case, schedules), O(verify_case, pct), O(verify_case, one_grid),
         E(VERIFY_FINDINGS_TEXT),
         E(VERIFY_WHERE_VALUE), E(VERIFY_WHERE_BEFORE), E(VERIFY_WHERE_AFTER), E(VERIFY_WHERE_INPUT),
         E(VERIFY_WHERE_COUNT), E(VERIFY_WHERE_FINDING),
@@ -45,7 +45,7 @@ size_t ABI_TABLE_FN(const abi_entry **out)
         O(verify_case_result, max_eta), O(verify_case_result, deterministic), O(verify_case_result, run),
         O(verify_case_result, where), O(verify_case_result, mismatch), O(verify_case_result, value_type),
         O(verify_case_result, kept), O(verify_case_result, races), O(verify_case_result, schedule),
-        O(verify_case_result, findings),
+        O(verify_case_result, occupancy), O(verify_case_result, findings),
         O(verify_case_result, findings_text),
     };
     *out = table;

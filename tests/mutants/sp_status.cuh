@@ -251,6 +251,8 @@ SL_DEVICE void SL_KN(tile_publish)(sl_tile_status ts, void *words, size_t k, uin
 SL_DEVICE uint32_t SL_KN(tile_peek)(sl_tile_status ts, const void *words, size_t k, T *v)
 {
     uint64_t meta, bits;
+    /* said before the poll, which is where a thread that waits is parked */
+    WAITS_FOR(words == ts.word ? "tile #'s status" : "the aggregate of window #", k);
     if (sizeof(T) == 4) {
 #if defined(MUT_SP_PLAIN_POLL)
         const uint64_t w = LD((const uint64_t *)words, k); /* mutated: a plain load for the relaxed one */
@@ -276,6 +278,7 @@ SL_DEVICE uint32_t SL_KN(tile_peek)(sl_tile_status ts, const void *words, size_t
         PROBE("tile status: not yet published");
         return SL_TILE_X;
     }
+    WAIT_DONE();
     if ((meta & SL_TILE_STATUS_MASK) == SL_TILE_A)
         PROBE("tile status: an aggregate");
     else
