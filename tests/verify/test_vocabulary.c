@@ -63,7 +63,7 @@ static void options_of_the_table(void **state)
                    "--both", "--repeat"}},
         {"accuracy", {"--n", "--block", "--param", "--jobs", "--seed", "--output", "--json",
                       "--exclusive", "--both", "--fail-on-skip"}},
-        {"report", {"--output", "--seed", "--allow-races"}},
+        {"report", {"--output", "--seed", "--jobs", "--allow-races"}},
     };
     for (size_t i = 0; i < sizeof take / sizeof take[0]; i++) {
         const char *args[] = {take[i].cmd, "--help", NULL};
@@ -81,6 +81,44 @@ static void options_of_the_table(void **state)
         }
         free(out);
     }
+}
+
+/* The help entry of opt in a command's help text: from "  --opt " to the
+ * next option, into buf. */
+static void help_entry(const char *help, const char *opt, char *buf, size_t size)
+{
+    char head[64];
+    snprintf(head, sizeof head, "\n  %s ", opt);
+    const char *p = strstr(help, head);
+    if (!p)
+        fail_msg("no entry %s in:\n%s", opt, help);
+    const char *end = strstr(p + 1, "\n  -");
+    snprintf(buf, size, "%.*s", (int)(end ? end - p : (long)strlen(p)), p);
+}
+
+/* An option whose command has a default of its own states that one alone:
+ * simulate --help said "(default all). Here one type, default i32". */
+static void one_default_an_option(void **state)
+{
+    (void)state;
+    const char *args[] = {"simulate", "--help", NULL};
+    char *out;
+    assert_int_equal(run(args, &out, NULL), 0);
+    static const char *const opts[][2] = {{"--type", "default i32"}, {"--op", "default add"}};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        char entry[2048];
+        help_entry(out, opts[i][0], entry, sizeof entry);
+        if (!strstr(entry, opts[i][1]) || count_of(entry, "default") != 1)
+            fail_msg("simulate --help, %s: one default, '%s', expected:%s", opts[i][0], opts[i][1], entry);
+    }
+    free(out);
+    /* where the command says nothing of a default, the table's stays */
+    const char *verify[] = {"verify", "--help", NULL};
+    assert_int_equal(run(verify, &out, NULL), 0);
+    char entry[2048];
+    help_entry(out, "--type", entry, sizeof entry);
+    assert_non_null(strstr(entry, "(default"));
+    free(out);
 }
 
 /* A list and a range in --n: simulate and bench run each size. */
@@ -253,6 +291,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_help_states_exit_codes),
         cmocka_unit_test(options_of_the_table),
+        cmocka_unit_test(one_default_an_option),
         cmocka_unit_test(sizes_list_and_range_everywhere),
         cmocka_unit_test(one_seed_policy),
         cmocka_unit_test(json_names_the_algorithm_algo),

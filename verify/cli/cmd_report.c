@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu/cpu.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
@@ -28,10 +29,11 @@ static const cli_cmd_opt report_opts[] = {
     {OPT_QUICK, NULL},
     {OPT_SEED, NULL},
     {OPT_ALLOW_RACES, NULL},
+    {OPT_JOBS, "Here: the threads of the OpenMP scans (the simulator's runs take one thread)"},
 };
 
 static const cli_command report_cmd = {
-    "report", "[-o DIR] [--quick] [--seed S] [--allow-races]",
+    "report", "[-o DIR] [--quick] [--seed S] [--jobs J] [--allow-races]",
     "Runs every analysis on a default selection sized for a few minutes on two cores and writes "
     "DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the same tables) "
     "and DIR/<table>.csv and .json for every table. Sections: the algorithm table, verification "
@@ -188,9 +190,13 @@ int cmd_report(int argc, char **argv)
      * findings */
     verify_set_allow_races(o.allow_races);
     rc = cli_get_seed("report", &args, &ctx.seed);
+    int jobs = 0;
+    if (rc == CLI_EXIT_OK && args.val[OPT_JOBS])
+        rc = cli_get_jobs(&args, &jobs);
     cli_args_free(&args);
     if (rc != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
+    cpu_omp_set_default_threads(jobs); /* 0: the runtime's default */
     static report_dir d; /* the signal handlers read it */
     char why[2 * PATH_MAX];
     if (cli_dry_run()) /* the folder checked, not claimed */
