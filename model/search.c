@@ -30,12 +30,15 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 
 #define DEFAULT_MAX_STATES (UINT64_C(1) << 20)
 #define MAX_DEPTH (1u << 16)
+/* Seconds between two calls of model_search_cfg.on_progress. */
+#define PROGRESS_POLL_S 1.0
 
 typedef struct {
     uint64_t hash;
@@ -45,7 +48,7 @@ typedef struct {
 /* What the processes of one exhaustive search share. */
 typedef struct {
     uint64_t states, schedules;
-    int incomplete;
+    int incomplete, out_of_time;
     model_search_result best; /* verdict, shortest deadlock, finding */
     unsigned char changed[MAX_DEPTH]; /* the transition taken at each depth changed the state */
     uint64_t cap;
@@ -76,6 +79,7 @@ static struct {
     bool reads_id[MODEL_MAX_LAUNCH_RECORDS];
     bool symmetric; /* the current launch's blocks are interchangeable */
     bool in_process; /* exhaustive: snapshots in this process, not a process per choice */
+    double next_progress; /* when the next progress call is due */
 } S;
 
 /* per launch, per process */
@@ -83,6 +87,28 @@ static unsigned char *status; /* of each block: 0 pending, 1 resident, 2 finishe
 static unsigned *slot_of;     /* the slot of a resident block */
 
 bool model_search_active(void) { return S.active; }
+
+double model_search_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Whether the deadline has passed; calls the progress callback when due.
+ * Looked at once a state (or a turn, sampling): a state costs far more
+ * than the clock. */
+static bool out_of_time(void)
+{
+    if (!S.cfg.deadline && !S.cfg.on_progress)
+        return false;
+    const double t = model_search_now();
+    if (S.cfg.on_progress && t >= S.next_progress) {
+        S.next_progress = t + PROGRESS_POLL_S;
+        S.cfg.on_progress(S.cfg.progress_ctx, S.sh ? S.sh->states : 0, S.sh ? S.sh->schedules : S.local.schedules);
+    }
+    return S.cfg.deadline && t > S.cfg.deadline;
+}
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -384,6 +410,11 @@ static bool path_ends_at(uint64_t h)
         S.sh->incomplete = 1;
         return true;
     }
+    if (out_of_time()) {
+        S.sh->incomplete = 1;
+        S.sh->out_of_time = 1;
+        return true;
+    }
     return false;
 }
 
@@ -619,6 +650,12 @@ static sl_status grid_sampled(unsigned nblocks, unsigned nres, uint64_t *launch_
     if (!stalled)
         return SL_ERR_NOMEM;
     while (done < nblocks) {
+        if (out_of_time()) { /* the schedule is cut short: no verdict */
+            S.local.verdict = MODEL_VERDICT_INCOMPLETE;
+            S.local.out_of_time = true;
+            free(stalled);
+            return end_path(false);
+        }
         const unsigned k = choices(nblocks, nres, what, blk);
         unsigned pick = k;
         if (what[0] == 'd') {
@@ -688,6 +725,7 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
     memset(&S, 0, sizeof S);
     S.cfg = *cfg;
     S.root = getpid();
+    S.next_progress = model_search_now() + PROGRESS_POLL_S;
     /* a plain run first: which launches read blockIdx, whether any thread
      * waits on another block, and findings that need no search */
     {
@@ -750,8 +788,10 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
         *out = S.sh->best;
         out->states = S.sh->states;
         out->schedules = S.sh->schedules;
-        if (S.sh->incomplete && out->verdict == MODEL_VERDICT_FREE)
+        if (S.sh->incomplete && out->verdict == MODEL_VERDICT_FREE) {
             out->verdict = MODEL_VERDICT_INCOMPLETE;
+            out->out_of_time = S.sh->out_of_time != 0;
+        }
         munmap(S.sh, S.sh_bytes);
         S.sh = NULL;
         snaps_free();

@@ -96,6 +96,9 @@ static const opt_def defs[OPT_COUNT] = {
     [OPT_SAMPLES] = {"samples", 0, "K",
                      "search K random schedules instead (from --seed): not a proof (default: 100 "
                      "where G is above 3)"},
+    [OPT_BUDGET] = {"budget", 0, "S",
+                    "seconds each search may take, 1 to 86400: past them it stops without a verdict "
+                    "(INCOMPLETE, exit status 1) (default 120)"},
     [OPT_ALLOW_RACES] = {"allow-races", 0, NULL,
                          "a race the simulator finds does not fail the check (a barrier "
                          "divergence, an out-of-bounds or misaligned access, a deadlock or an "
