@@ -121,6 +121,33 @@ static void one_default_an_option(void **state)
     free(out);
 }
 
+/* simulate's launch table says threads per block and names each launch of
+ * a hierarchical driver by its role, in the order they run. */
+static void launch_table_names_roles(void **state)
+{
+    (void)state;
+    static const char *const algos[] = {"kogge-stone", "brent-kung"};
+    for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
+        const char *args[] = {"simulate", "--algo", algos[i], "--n", "5000", "--block", "64", "--seed", "3", NULL};
+        char *out, *err;
+        assert_int_equal(run(args, &out, &err), 0);
+        const char *head = strstr(out, "threads/block");
+        const char *sec = strstr(out, " section scan\n"), *tot = strstr(out, " totals scan\n"),
+                   *add = strstr(out, " add-back\n");
+        if (!head || !sec || !tot || !add || !(head < sec && sec < tot && tot < add))
+            fail_msg("simulate --algo %s: launch table without its roles in order:\n%s", algos[i], out);
+        free(out);
+        free(err);
+        const char *json[] = {"simulate", "--algo", algos[i], "--n", "5000", "--block", "64", "--seed", "3",
+                              "--json", NULL};
+        assert_int_equal(run(json, &out, &err), 0);
+        assert_non_null(strstr(out, "\"role\":\"section scan\""));
+        assert_non_null(strstr(out, "\"role\":\"add-back\""));
+        free(out);
+        free(err);
+    }
+}
+
 /* A list and a range in --n: simulate and bench run each size. */
 static void sizes_list_and_range_everywhere(void **state)
 {
@@ -292,6 +319,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(every_help_states_exit_codes),
         cmocka_unit_test(options_of_the_table),
         cmocka_unit_test(one_default_an_option),
+        cmocka_unit_test(launch_table_names_roles),
         cmocka_unit_test(sizes_list_and_range_everywhere),
         cmocka_unit_test(one_seed_policy),
         cmocka_unit_test(json_names_the_algorithm_algo),
