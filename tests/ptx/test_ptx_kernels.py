@@ -350,7 +350,7 @@ def _():
 
 @case("ks_block_nobarrier: the race names the shared array and its element, not an address")
 def _():
-    rc, out, err, cmd = run(kernel_args("ks_block.ptx", "ks_block_nobarrier", 256, grid=1, n="256"))
+    rc, out, err, cmd = run(["simulate"] + kernel_args("ks_block.ptx", "ks_block_nobarrier", 256, grid=1, n="256"))
     if not re.search(r"race on shared s\[\d+\] ", err) or "0x" in err:
         raise CaseFailed("expected 'race on shared s[K]'\n%s" % describe(rc, out, err, cmd))
 
