@@ -211,12 +211,17 @@ typedef struct {
      * (INCOMPLETE, out_of_time); 0: none. A deadline, so that the calls of
      * one search (a sample each) share it. */
     double deadline;
-    /* on_progress: called about once a second of a search with the states
-     * and schedules of this call so far, for the caller to say how far it
-     * is (NULL: never) */
+    /* on_progress: called every MODEL_SEARCH_PROGRESS_S seconds of a search
+     * with the states and schedules of this call so far, for the caller to
+     * say how far it is (NULL: never); progress_next: when the next call is
+     * due, kept by a caller that splits one search into several calls (a
+     * sample each), else NULL (the first is due that long after the start).
+     * The forked processes of an exhaustive search share it. */
     void (*on_progress)(void *ctx, uint64_t states, uint64_t schedules);
     void *progress_ctx;
+    double *progress_next;
 } model_search_cfg;
+#define MODEL_SEARCH_PROGRESS_S 10.0
 /* CLOCK_MONOTONIC in seconds (the clock of model_search_cfg.deadline). */
 double model_search_now(void);
 

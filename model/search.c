@@ -37,8 +37,6 @@
 
 #define DEFAULT_MAX_STATES (UINT64_C(1) << 20)
 #define MAX_DEPTH (1u << 16)
-/* Seconds between two calls of model_search_cfg.on_progress. */
-#define PROGRESS_POLL_S 1.0
 
 typedef struct {
     uint64_t hash;
@@ -49,6 +47,7 @@ typedef struct {
 typedef struct {
     uint64_t states, schedules;
     int incomplete, out_of_time;
+    double next_progress; /* model_search_cfg.progress_next, for every process */
     model_search_result best; /* verdict, shortest deadlock, finding */
     unsigned char changed[MAX_DEPTH]; /* the transition taken at each depth changed the state */
     uint64_t cap;
@@ -79,7 +78,8 @@ static struct {
     bool reads_id[MODEL_MAX_LAUNCH_RECORDS];
     bool symmetric; /* the current launch's blocks are interchangeable */
     bool in_process; /* exhaustive: snapshots in this process, not a process per choice */
-    double next_progress; /* when the next progress call is due */
+    double next_progress; /* when the next progress call is due (no progress_next) */
+    double *progress_next; /* where that time is kept: S.sh's, the caller's or the above */
 } S;
 
 /* per launch, per process */
@@ -103,8 +103,9 @@ static bool out_of_time(void)
     if (!S.cfg.deadline && !S.cfg.on_progress)
         return false;
     const double t = model_search_now();
-    if (S.cfg.on_progress && t >= S.next_progress) {
-        S.next_progress = t + PROGRESS_POLL_S;
+    double *next = S.sh ? &S.sh->next_progress : S.progress_next;
+    if (S.cfg.on_progress && t >= *next) {
+        *next = t + MODEL_SEARCH_PROGRESS_S;
         S.cfg.on_progress(S.cfg.progress_ctx, S.sh ? S.sh->states : 0, S.sh ? S.sh->schedules : S.local.schedules);
     }
     return S.cfg.deadline && t > S.cfg.deadline;
@@ -462,6 +463,8 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
             return end_path(false);
         const unsigned k = choices(nblocks, nres, what, blk);
         for (unsigned i = 0; i + 1 < k; i++) {
+            if (S.sh->out_of_time) /* no more turns once the time is up */
+                return end_path(false);
             fflush(NULL);
             pid_t pid = fork();
             if (pid == 0) {
@@ -483,6 +486,8 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
             changed[i] = S.sh->changed[S.depth];
         }
         /* the last choice here, in this process */
+        if (S.sh->out_of_time)
+            return end_path(false);
         const int end = take_last(what, blk, k, h, changed, nblocks, nres, &done, launch_steps, s);
         if (end)
             return end_path(end == 1);
@@ -611,6 +616,8 @@ static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *d
             return false;
         }
         for (unsigned i = 0; i + 1 < k; i++) {
+            if (S.sh->out_of_time) /* no more turns once the time is up */
+                return false;
             if (!take(what[i], blk[i], h, nblocks, nres, done, launch_steps, s, &changed[i])) {
                 S.sh->schedules++;
             } else {
@@ -621,6 +628,8 @@ static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *d
             restore_state(sn, nblocks, nres, done, s);
         }
         /* the last choice here, in place */
+        if (S.sh->out_of_time)
+            return false;
         const int end = take_last(what, blk, k, h, changed, nblocks, nres, done, launch_steps, s);
         if (end == 1)
             S.sh->schedules++;
@@ -725,7 +734,8 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
     memset(&S, 0, sizeof S);
     S.cfg = *cfg;
     S.root = getpid();
-    S.next_progress = model_search_now() + PROGRESS_POLL_S;
+    S.next_progress = model_search_now() + MODEL_SEARCH_PROGRESS_S;
+    S.progress_next = cfg->progress_next ? cfg->progress_next : &S.next_progress;
     /* a plain run first: which launches read blockIdx, whether any thread
      * waits on another block, and findings that need no search */
     {
@@ -769,6 +779,7 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
             return SL_ERR_NOMEM;
         S.sh = m;
         S.sh->cap = cap;
+        S.sh->next_progress = *S.progress_next;
         S.in_process = !cfg->fork_per_choice && model_fiber_can_snapshot();
         S.active = true;
         st = run(ctx);
@@ -785,6 +796,7 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
             if (st != SL_OK && s->has_error)
                 record_finding(s);
         }
+        *S.progress_next = S.sh->next_progress;
         *out = S.sh->best;
         out->states = S.sh->states;
         out->schedules = S.sh->schedules;

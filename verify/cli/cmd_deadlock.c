@@ -417,9 +417,8 @@ static int configure_all(const dl_plan *p, verify_deadlock_config *cs, bool *exh
     return CLI_EXIT_OK;
 }
 
-/* What a search says on stderr while it runs (model_search_cfg.on_progress):
- * a line every PROGRESS_S seconds. */
-#define PROGRESS_S 10.0
+/* What a search says on stderr while it runs (model_search_cfg.on_progress,
+ * every MODEL_SEARCH_PROGRESS_S seconds). */
 typedef struct {
     const char *algo, *model;
     double t0, next;
@@ -427,11 +426,8 @@ typedef struct {
 
 static void say_progress(void *ctx, uint64_t states, uint64_t schedules)
 {
-    dl_progress *g = ctx;
+    const dl_progress *g = ctx;
     const double t = model_search_now();
-    if (t < g->next)
-        return;
-    g->next = t + PROGRESS_S;
     fprintf(stderr, "scanlab: deadlock: %s under %s: %.0f s, %llu states and %llu schedules so far\n", g->algo,
             g->model, t - g->t0, (unsigned long long)states, (unsigned long long)schedules);
 }
@@ -449,10 +445,11 @@ static int run_algo(const dl_plan *p, const verify_algo *al, const verify_deadlo
         cli_progress_update(prog, *done, al->name);
         dl_answer x = {.model = (model_progress)m, .exhaustive = exhaustive};
         dl_progress g = {al->name, verify_progress_name(x.model), model_search_now(), 0};
-        g.next = g.t0 + PROGRESS_S;
+        g.next = g.t0 + MODEL_SEARCH_PROGRESS_S;
         const model_search_cfg cfg = {.progress = (model_progress)m, .exhaustive = exhaustive,
                                       .samples = p->samples, .seed = p->seed, .deadline = g.t0 + p->budget,
-                                      .on_progress = say_progress, .progress_ctx = &g};
+                                      .on_progress = say_progress, .progress_ctx = &g,
+                                      .progress_next = &g.next};
         const sl_status st = verify_deadlock_search(al, c, &cfg, &x.r, &x.seconds);
         (*done)++;
         if (st != SL_OK) {
