@@ -39,4 +39,8 @@ sl_status cpu_reduce_omp(sl_type t, sl_op op, const void *in, size_t n, void *re
  * that the benchmarks compare against. */
 sl_status cpu_copy_omp(const void *in, void *out, size_t n, size_t elem_size, int threads);
 
+/* The team size of the OpenMP scans called with threads = 0 (the runtime's
+ * default until then); nothing without OpenMP in the build. */
+void cpu_omp_set_default_threads(int threads);
+
 #endif

@@ -59,6 +59,16 @@ static void *alloc_lines(size_t count, size_t size)
 }
 #endif
 
+void cpu_omp_set_default_threads(int threads)
+{
+#if SCANLAB_HAVE_OPENMP
+    if (threads > 0)
+        omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+}
+
 static sl_status check_scan(sl_type t, sl_op op, const void *in, const void *out, size_t n,
                             int threads)
 {

@@ -282,6 +282,13 @@ static inline sl_status sl_dev_alloc(void **p, size_t bytes)
         return sl_dev_arena_alloc(s, p, bytes);
     return cudaMalloc(p, bytes) == cudaSuccess ? SL_OK : SL_ERR_NOMEM;
 }
+/* The role of the launches that follow in the simulator's launch table;
+ * nothing to do on the GPU. */
+static inline const char *sl_launch_role(const char *role)
+{
+    (void)role;
+    return NULL;
+}
 static inline void sl_dev_free(void *p)
 {
     sl_dev_arena *s = sl_dev_arena_current();
@@ -406,9 +413,10 @@ static inline uint32_t *sl_dev_error_word(void)
 #define ST_RELEASE(a, i, v) SL_STORE_(a, i, v, MODEL_WR | MODEL_RELEASE, "ST_RELEASE")
 #define IDENTITY() SL_IDENTITY()
 
-#define SHARED(T_, name, count) \
-    T_ *name = (T_ *)model_shared(sizeof(T_) * (size_t)(count), _Alignof(T_), SL_SITE_("SHARED"))
-#define SHARED_DYN(T_, name) T_ *name = (T_ *)model_shared_dyn(SL_SITE_("SHARED_DYN"))
+#define SHARED(T_, name, count)                                                                   \
+    T_ *name = (T_ *)model_shared_named(sizeof(T_) * (size_t)(count), _Alignof(T_), #name,         \
+                                        SL_SITE_("SHARED"))
+#define SHARED_DYN(T_, name) T_ *name = (T_ *)model_shared_dyn_named(#name, SL_SITE_("SHARED_DYN"))
 
 #define SYNCTHREADS() model_syncthreads(SL_SITE_("SYNCTHREADS"))
 #define SYNCWARP() model_syncwarp(SL_FULL_MASK, SL_SITE_("SYNCWARP"))
@@ -489,8 +497,10 @@ static inline uint32_t *sl_dev_error_word(void)
         return SL_MODEL_LAUNCH_(&cfg_, SL_CAT2(kname, _tramp), &a_, SL_STR(kname));          \
     }
 
-static inline sl_status sl_dev_alloc(void **p, size_t bytes) { return model_dev_alloc(p, bytes); }
+/* The allocation keeps the pointer's name for the findings (d_sums[3]). */
+#define sl_dev_alloc(p, bytes) model_dev_alloc_named((p), (bytes), #p)
 static inline void sl_dev_free(void *p) { model_dev_free(p); }
+static inline const char *sl_launch_role(const char *role) { return model_launch_role(role); }
 /* Copies and fills skip the untouched pages of large buffers (a huge grid
  * touches only what its chosen blocks use). */
 static inline sl_status sl_dev_copy_to(void *dev, const void *host, size_t bytes)

@@ -56,6 +56,11 @@ typedef struct {
     bool shared;
     void *raw;        /* what to free (global) */
     size_t map_bytes; /* > 0: raw was mapped (lazy pages), this many bytes */
+    /* what a finding calls it: the array's name in the source (SHARED's,
+     * the host's pointer, a PTX variable or kernel parameter), elements
+     * counted from name_base; "" when unnamed */
+    char name[40];
+    uintptr_t name_base;
 } malloc_t;
 
 /* TS_YIELD: parked at a point where other blocks may run (explored
@@ -250,6 +255,12 @@ void model_weak_reset(void);
 
 /* mem.c */
 const malloc_t *model_find_alloc(const mblock *b, uintptr_t addr);
+/* Name allocation a as the source names it (text cleaned: a cast, '&' and
+ * a C++ mangling dropped), elements counted from base. */
+void model_name_alloc(malloc_t *a, const char *text, uintptr_t base);
+/* "shared s[37]" or "global out[1024]" for the word at addr, elements of
+ * size bytes (0: 4); the address and its offset when nothing names it. */
+void model_name_address(const mblock *b, uintptr_t addr, unsigned size, char *buf, size_t n);
 /* The race shadow of the word holding addr (shared or global), the lowest
  * address of its memory and the first stamp of its lifetime; NULL when
  * addr is in no allocation with a shadow. */

@@ -145,6 +145,69 @@ sl_status model_dev_alloc_guarded(void **p, size_t bytes, size_t guard)
     return SL_OK;
 }
 
+sl_status model_dev_alloc_named(void **p, size_t bytes, const char *name)
+{
+    sl_status st = model_dev_alloc(p, bytes);
+    if (st == SL_OK && *p)
+        model_name_alloc(allocs[nallocs - 1], name, (uintptr_t)*p);
+    return st;
+}
+
+void model_dev_name(const void *p, const char *name)
+{
+    malloc_t *a = (malloc_t *)model_find_alloc(NULL, (uintptr_t)p);
+    if (a && !a->shared)
+        model_name_alloc(a, name, (uintptr_t)p);
+}
+
+void model_name_alloc(malloc_t *a, const char *text, uintptr_t base)
+{
+    a->name[0] = '\0';
+    a->name_base = base;
+    if (!text)
+        return;
+    while (*text == ' ')
+        text++;
+    if (*text == '(') { /* a cast: (void **)&d_sums */
+        const char *close = strchr(text, ')');
+        text = close ? close + 1 : text;
+    }
+    while (*text == ' ' || *text == '&')
+        text++;
+    /* a C++ function's static, as nvcc names it in PTX: _ZZ<function>E<length><name> */
+    if (strncmp(text, "_ZZ", 3) == 0)
+        for (const char *e = text + strlen(text); e > text + 3; e--) {
+            if (e[-1] != 'E' || e[0] < '1' || e[0] > '9')
+                continue;
+            char *end;
+            const unsigned long len = strtoul(e, &end, 10);
+            if (*end && strlen(end) == len) {
+                text = end;
+                break;
+            }
+        }
+    snprintf(a->name, sizeof a->name, "%s", text);
+}
+
+void model_name_address(const mblock *b, uintptr_t addr, unsigned size, char *buf, size_t n)
+{
+    const malloc_t *a = model_find_alloc(b, addr);
+    if (!size)
+        size = 4;
+    if (!a) {
+        snprintf(buf, n, "address %#lx (in no allocation)", (unsigned long)addr);
+    } else if (a->name[0]) {
+        const long long off = (long long)(addr - a->name_base);
+        snprintf(buf, n, "%s %s[%lld]", a->shared ? "shared" : "global", a->name,
+                 off >= 0 ? off / (long long)size : -((-off + size - 1) / (long long)size));
+    } else if (a->shared) {
+        snprintf(buf, n, "shared memory at byte %lu of the block's", (unsigned long)(addr - (uintptr_t)b->smem));
+    } else {
+        snprintf(buf, n, "global memory at byte %lu of an allocation of %lu bytes", (unsigned long)(addr - a->lo),
+                 (unsigned long)(a->hi - a->lo));
+    }
+}
+
 void model_dev_free(void *p)
 {
     if (!p)
@@ -552,6 +615,11 @@ void model_nanosleep(unsigned ns, model_site *site)
 
 void *model_shared(size_t bytes, size_t align, model_site *site)
 {
+    return model_shared_named(bytes, align, site->what, site);
+}
+
+void *model_shared_named(size_t bytes, size_t align, const char *name, model_site *site)
+{
     mthread *t = (mthread *)model_cur;
     mblock *b = t->blk;
     if (__builtin_expect(site->id == 0, 0))
@@ -591,16 +659,22 @@ void *model_shared(size_t bytes, size_t align, model_site *site)
     a->shared = true;
     a->shadow = b->sshadow + off / 4;
     a->raw = NULL;
+    model_name_alloc(a, name, a->lo);
     b->smem_used = off + bytes;
     if (b->smem_used > b->smem_dirty)
         b->smem_dirty = b->smem_used;
     return (void *)a->lo;
 }
 
-void *model_shared_dyn(model_site *site)
+void *model_shared_dyn(model_site *site) { return model_shared_dyn_named(site->what, site); }
+
+void *model_shared_dyn_named(const char *name, model_site *site)
 {
     (void)site;
-    return (void *)((mthread *)model_cur)->blk->dyn.lo;
+    mblock *b = ((mthread *)model_cur)->blk;
+    if (!b->dyn.name[0])
+        model_name_alloc(&b->dyn, name, b->dyn.lo);
+    return (void *)b->dyn.lo;
 }
 
 static uint64_t load_bits(const void *p, size_t size)

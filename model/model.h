@@ -130,6 +130,7 @@ typedef struct {
 /* One kernel launch. */
 typedef struct {
     const char *name; /* the kernel's instantiated name */
+    const char *role; /* its role in the driver (model_launch_role), or NULL */
     unsigned blocks, threads_per_block;
     uint64_t work, steps, barriers;
     bool reads_block_idx; /* some thread read blockIdx */
@@ -209,13 +210,29 @@ typedef struct {
     uint64_t max_states; /* exhaustive: give up (not a proof) beyond this many; 0 = default */
     bool fork_per_choice; /* exhaustive: keep each state in a forked process instead of a snapshot
                              (what builds with AddressSanitizer do; the same states either way) */
+    /* CLOCK_MONOTONIC seconds after which the search stops without a verdict
+     * (INCOMPLETE, out_of_time); 0: none. A deadline, so that the calls of
+     * one search (a sample each) share it. */
+    double deadline;
+    /* on_progress: called every MODEL_SEARCH_PROGRESS_S seconds of a search
+     * with the states and schedules of this call so far, for the caller to
+     * say how far it is (NULL: never); progress_next: when the next call is
+     * due, kept by a caller that splits one search into several calls (a
+     * sample each), else NULL (the first is due that long after the start).
+     * The forked processes of an exhaustive search share it. */
+    void (*on_progress)(void *ctx, uint64_t states, uint64_t schedules);
+    void *progress_ctx;
+    double *progress_next;
 } model_search_cfg;
+#define MODEL_SEARCH_PROGRESS_S 10.0
+/* CLOCK_MONOTONIC in seconds (the clock of model_search_cfg.deadline). */
+double model_search_now(void);
 
 typedef enum {
     MODEL_VERDICT_FREE,       /* no deadlock in what was explored */
     MODEL_VERDICT_DEADLOCK,   /* a reachable state where the model lets nothing progress */
     MODEL_VERDICT_FINDING,    /* another finding stopped the kernel (e.g. barrier divergence) */
-    MODEL_VERDICT_INCOMPLETE, /* the state limit was reached before the search ended */
+    MODEL_VERDICT_INCOMPLETE, /* the state limit or the deadline was reached before the search ended */
 } model_verdict;
 
 #define MODEL_TRACE_MAX 256
@@ -240,6 +257,7 @@ typedef struct {
     char waits[8][256];
     unsigned nwaits;
     char finding[400];   /* MODEL_VERDICT_FINDING: the finding's text with its site */
+    bool out_of_time;    /* MODEL_VERDICT_INCOMPLETE: the deadline passed (else the state limit) */
 } model_search_result;
 
 /* Runs run(ctx) (a host driver on the simulator, whose launches use s) under

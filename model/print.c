@@ -41,11 +41,13 @@ void model_print(FILE *f, const model_stats *s)
     fprintf(f, "%-24s %llu\n", "barrier divergence", (unsigned long long)s->barrier_divergence);
     fprintf(f, "%-24s %llu\n", "deadlocks", (unsigned long long)s->deadlocks);
     if (s->nlaunch_records) {
-        fprintf(f, "\n%-36s %8s %8s %12s %8s %10s\n", "launch", "blocks", "threads", "work", "steps", "barriers");
+        fprintf(f, "\n%-36s %8s %13s %12s %8s %10s  %s\n", "launch", "blocks", "threads/block", "work", "steps",
+                "barriers", "role");
         for (size_t i = 0; i < s->nlaunch_records; i++) {
             const model_launch_stats *l = &s->launch[i];
-            fprintf(f, "%-36s %8u %8u %12llu %8llu %10llu\n", l->name, l->blocks, l->threads_per_block,
-                    (unsigned long long)l->work, (unsigned long long)l->steps, (unsigned long long)l->barriers);
+            fprintf(f, "%-36s %8u %13u %12llu %8llu %10llu  %s\n", l->name, l->blocks, l->threads_per_block,
+                    (unsigned long long)l->work, (unsigned long long)l->steps, (unsigned long long)l->barriers,
+                    l->role ? l->role : "-");
         }
     }
     if (s->nlaunch_records) {

@@ -127,6 +127,9 @@ static inline void *model_access_fast(const void *base, long long i, size_t size
  * allocation), and the block's dynamic shared memory. */
 void *model_shared(size_t bytes, size_t align, model_site *site);
 void *model_shared_dyn(model_site *site);
+/* The same, naming the array for findings (unnamed: site->what names it). */
+void *model_shared_named(size_t bytes, size_t align, const char *name, model_site *site);
+void *model_shared_dyn_named(const char *name, model_site *site);
 
 /* Synchronisation points: the calling fiber parks here. */
 void model_syncthreads(model_site *site);
@@ -194,6 +197,12 @@ sl_status model_dev_alloc(void **p, size_t bytes);
  * none: an access that runs past its end by up to guard bytes is out of
  * bounds, not an access to the next allocation (the CUDA runtime's). */
 sl_status model_dev_alloc_guarded(void **p, size_t bytes, size_t guard);
+/* model_dev_alloc naming the allocation for findings: the host's pointer
+ * expression (the dialect's sl_dev_alloc passes its text). */
+sl_status model_dev_alloc_named(void **p, size_t bytes, const char *name);
+/* Names the allocation that holds p for findings, its elements counted
+ * from p (a PTX kernel's pointer parameters); nothing when p is in none. */
+void model_dev_name(const void *p, const char *name);
 void model_dev_free(void *p);
 /* memmove and memset that leave alone the pages of a large buffer that
  * were never touched on either side (they read as zero). */
@@ -203,6 +212,10 @@ void model_dev_memset(void *dst, int byte, size_t bytes);
 /* A kernel launch: run entry(args) on every thread of the grid. */
 typedef void (*model_entry)(const void *args);
 sl_status model_launch(const sl_launch *cfg, model_entry entry, const void *args, const char *name);
+/* Names the role in its driver of the launches that follow, for the launch
+ * table ("section scan", "totals scan", "add-back"; NULL: none); returns
+ * the role before, which the driver puts back when its launches end. */
+const char *model_launch_role(const char *role);
 /* Where set, every launch of a dialect kernel's C build is offered to
  * this function first (name: the kernel's instantiated name, args: each
  * parameter's address); it returns true when it ran the launch (its status

@@ -130,6 +130,16 @@ void model_fail(mthread *t, model_finding *f, sl_status st)
     }
 }
 
+/* The role of the launches that follow (model_launch_role). */
+static __thread const char *launch_role;
+
+const char *model_launch_role(const char *role)
+{
+    const char *before = launch_role;
+    launch_role = role;
+    return before;
+}
+
 void model_report_race(mthread *t, const model_site *site, const mref *prev, uintptr_t addr, bool write)
 {
     model_stats *s = model_L.stats;
@@ -148,11 +158,12 @@ void model_report_race(mthread *t, const model_site *site, const mref *prev, uin
     f->addr = addr;
     f->interval = t->blk->epoch;
     const model_site *o = f->site[1];
+    char where[96];
+    model_name_address(t->blk, addr, site->size ? site->size : o ? o->size : 0, where, sizeof where);
     snprintf(f->text, sizeof f->text,
-             "race on %s address %#lx in barrier interval %u: %s (%s) at %s:%d by block %u thread %u, "
+             "race on %s in barrier interval %u: %s (%s) at %s:%d by block %u thread %u, "
              "unordered with %s (%s) at %s:%d by block %u thread %u",
-             model_find_alloc(t->blk, addr) && model_find_alloc(t->blk, addr)->shared ? "shared" : "global",
-             (unsigned long)addr, f->interval, site->what, write ? "write" : "read", site->file, site->line,
+             where, f->interval, site->what, write ? "write" : "read", site->file, site->line,
              f->block[0], f->thread[0], o ? o->what : "?", (prev->flags & MREF_STRONG) ? "strong" : "plain",
              o ? o->file : "?", o ? o->line : 0, f->block[1], f->thread[1]);
 }
@@ -649,6 +660,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
     b->dyn.hi = b->dyn.lo + model_L.shmem;
     b->dyn.shared = true;
     b->dyn.shadow = b->sshadow;
+    b->dyn.name[0] = '\0'; /* named by the kernel's SHARED_DYN */
     /* a schedule search compares states by their bytes: shared memory
      * starts zeroed there, so that what an earlier block left in the slot
      * does not tell equal states apart (kernels never read it) */
@@ -1346,6 +1358,7 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     if (s->nlaunch_records < MODEL_MAX_LAUNCH_RECORDS) {
         model_launch_stats *ls = &s->launch[s->nlaunch_records++];
         ls->name = name;
+        ls->role = launch_role;
         ls->blocks = (unsigned)nb;
         ls->threads_per_block = (unsigned)nth;
         ls->work = s->work - work0;

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -45,7 +46,8 @@ typedef struct {
 /* What the processes of one exhaustive search share. */
 typedef struct {
     uint64_t states, schedules;
-    int incomplete;
+    int incomplete, out_of_time;
+    double next_progress; /* model_search_cfg.progress_next, for every process */
     model_search_result best; /* verdict, shortest deadlock, finding */
     unsigned char changed[MAX_DEPTH]; /* the transition taken at each depth changed the state */
     uint64_t cap;
@@ -76,6 +78,8 @@ static struct {
     bool reads_id[MODEL_MAX_LAUNCH_RECORDS];
     bool symmetric; /* the current launch's blocks are interchangeable */
     bool in_process; /* exhaustive: snapshots in this process, not a process per choice */
+    double next_progress; /* when the next progress call is due (no progress_next) */
+    double *progress_next; /* where that time is kept: S.sh's, the caller's or the above */
 } S;
 
 /* per launch, per process */
@@ -83,6 +87,29 @@ static unsigned char *status; /* of each block: 0 pending, 1 resident, 2 finishe
 static unsigned *slot_of;     /* the slot of a resident block */
 
 bool model_search_active(void) { return S.active; }
+
+double model_search_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Whether the deadline has passed; calls the progress callback when due.
+ * Looked at once a state (or a turn, sampling): a state costs far more
+ * than the clock. */
+static bool out_of_time(void)
+{
+    if (!S.cfg.deadline && !S.cfg.on_progress)
+        return false;
+    const double t = model_search_now();
+    double *next = S.sh ? &S.sh->next_progress : S.progress_next;
+    if (S.cfg.on_progress && t >= *next) {
+        *next = t + MODEL_SEARCH_PROGRESS_S;
+        S.cfg.on_progress(S.cfg.progress_ctx, S.sh ? S.sh->states : 0, S.sh ? S.sh->schedules : S.local.schedules);
+    }
+    return S.cfg.deadline && t > S.cfg.deadline;
+}
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -406,6 +433,11 @@ static bool path_ends_at(uint64_t h)
         S.sh->incomplete = 1;
         return true;
     }
+    if (out_of_time()) {
+        S.sh->incomplete = 1;
+        S.sh->out_of_time = 1;
+        return true;
+    }
     return false;
 }
 
@@ -453,6 +485,8 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
             return end_path(false);
         const unsigned k = choices(nblocks, nres, what, blk);
         for (unsigned i = 0; i + 1 < k; i++) {
+            if (S.sh->out_of_time) /* no more turns once the time is up */
+                return end_path(false);
             fflush(NULL);
             pid_t pid = fork();
             if (pid == 0) {
@@ -474,6 +508,8 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
             changed[i] = S.sh->changed[S.depth];
         }
         /* the last choice here, in this process */
+        if (S.sh->out_of_time)
+            return end_path(false);
         const int end = take_last(what, blk, k, h, changed, nblocks, nres, &done, launch_steps, s);
         if (end)
             return end_path(end == 1);
@@ -602,6 +638,8 @@ static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *d
             return false;
         }
         for (unsigned i = 0; i + 1 < k; i++) {
+            if (S.sh->out_of_time) /* no more turns once the time is up */
+                return false;
             if (!take(what[i], blk[i], h, nblocks, nres, done, launch_steps, s, &changed[i])) {
                 S.sh->schedules++;
             } else {
@@ -612,6 +650,8 @@ static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *d
             restore_state(sn, nblocks, nres, done, s);
         }
         /* the last choice here, in place */
+        if (S.sh->out_of_time)
+            return false;
         const int end = take_last(what, blk, k, h, changed, nblocks, nres, done, launch_steps, s);
         if (end == 1)
             S.sh->schedules++;
@@ -641,6 +681,12 @@ static sl_status grid_sampled(unsigned nblocks, unsigned nres, uint64_t *launch_
     if (!stalled)
         return SL_ERR_NOMEM;
     while (done < nblocks) {
+        if (out_of_time()) { /* the schedule is cut short: no verdict */
+            S.local.verdict = MODEL_VERDICT_INCOMPLETE;
+            S.local.out_of_time = true;
+            free(stalled);
+            return end_path(false);
+        }
         const unsigned k = choices(nblocks, nres, what, blk);
         unsigned pick = k;
         if (what[0] == 'd') {
@@ -710,6 +756,8 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
     memset(&S, 0, sizeof S);
     S.cfg = *cfg;
     S.root = getpid();
+    S.next_progress = model_search_now() + MODEL_SEARCH_PROGRESS_S;
+    S.progress_next = cfg->progress_next ? cfg->progress_next : &S.next_progress;
     /* a plain run first: which launches read blockIdx, whether any thread
      * waits on another block, and findings that need no search */
     {
@@ -753,6 +801,7 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
             return SL_ERR_NOMEM;
         S.sh = m;
         S.sh->cap = cap;
+        S.sh->next_progress = *S.progress_next;
         S.in_process = !cfg->fork_per_choice && model_fiber_can_snapshot();
         S.active = true;
         st = run(ctx);
@@ -769,11 +818,14 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
             if (st != SL_OK && s->has_error)
                 record_finding(s);
         }
+        *S.progress_next = S.sh->next_progress;
         *out = S.sh->best;
         out->states = S.sh->states;
         out->schedules = S.sh->schedules;
-        if (S.sh->incomplete && out->verdict == MODEL_VERDICT_FREE)
+        if (S.sh->incomplete && out->verdict == MODEL_VERDICT_FREE) {
             out->verdict = MODEL_VERDICT_INCOMPLETE;
+            out->out_of_time = S.sh->out_of_time != 0;
+        }
         munmap(S.sh, S.sh_bytes);
         S.sh = NULL;
         snaps_free();

@@ -1,10 +1,12 @@
 #!/bin/sh
 # Installs what is missing, builds, and runs one job.
 #
-#   tools/setup.sh report [--cuda|--no-cuda] [report options]   build, then write the report (the main job)
-#   tools/setup.sh test   [--cuda|--no-cuda]                    build, then run the whole test suite
-#   tools/setup.sh build  [--cuda|--no-cuda]                    build only
+#   tools/setup.sh report [--cuda|--no-cuda] [--jobs J] [report options]   build, then write the report
+#   tools/setup.sh test   [--cuda|--no-cuda] [--jobs J]                    build, then run the whole suite
+#   tools/setup.sh build  [--cuda|--no-cuda] [--jobs J]                    build only
 #
+# --jobs J (or --jobs=J): at most J compilers, tests or threads at once (the
+# build, the suite and the report's OpenMP scans); default: every CPU.
 # Debian packages are installed only when missing. The CUDA backend is
 # built when asked (--cuda), or when nvcc is found and a GPU is present;
 # --no-cuda leaves it out. Without a GPU its tests skip, and building it
@@ -15,19 +17,48 @@ set -eu
 job=${1:-build}
 [ $# -gt 0 ] && shift
 cuda=auto
+jobs=""
+jobs_given=false
+want_jobs=false
+# the options of this script; the others stay in "$@" for the report
 for arg in "$@"; do
+    shift
+    if $want_jobs; then
+        jobs=$arg
+        jobs_given=true
+        want_jobs=false
+        continue
+    fi
     case "$arg" in
     --cuda) cuda=on ;;
     --no-cuda) cuda=off ;;
+    --jobs) want_jobs=true ;;
+    --jobs=*)
+        jobs=${arg#--jobs=}
+        jobs_given=true
+        ;;
+    *) set -- "$@" "$arg" ;;
     esac
 done
+if $want_jobs; then
+    echo "setup: --jobs needs a number" >&2
+    exit 2
+fi
+if $jobs_given; then
+    case "$jobs" in
+    "" | *[!0-9]* | 0*)
+        echo "setup: --jobs '$jobs': give a whole number from 1" >&2
+        exit 2
+        ;;
+    esac
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SCANLAB_BUILD:-$root/build}
 
 case "$job" in
 build | test | report) ;;
 *)
-    echo "usage: tools/setup.sh report|test|build [--cuda|--no-cuda]" >&2
+    echo "usage: tools/setup.sh report|test|build [--cuda|--no-cuda] [--jobs J]" >&2
     exit 2
     ;;
 esac
@@ -99,23 +130,15 @@ else
         meson configure "$build" -Dcuda=$feature
     fi
 fi
-echo "setup: building in $build" >&2
-meson compile -C "$build"
+echo "setup: building in $build${jobs:+ with $jobs jobs}" >&2
+meson compile -C "$build" ${jobs:+-j "$jobs"}
 
 case "$job" in
 build) ;;
 test)
-    meson test -C "$build" --print-errorlogs --num-processes "$(nproc)"
+    meson test -C "$build" --print-errorlogs --num-processes "${jobs:-$(nproc)}"
     ;;
 report)
-    # report options: everything but --cuda / --no-cuda
-    for arg in "$@"; do
-        shift
-        case "$arg" in
-        --cuda | --no-cuda) ;;
-        *) set -- "$@" "$arg" ;;
-        esac
-    done
-    "$build/scanlab" report -o report "$@"
+    "$build/scanlab" report -o report ${jobs:+--jobs "$jobs"} "$@"
     ;;
 esac

@@ -86,14 +86,19 @@ static sl_status SL_KN(bk_device)(const T *d_in, T *d_out, size_t n, int shift, 
     sl_status st = SL_OK;
     if (n == 0)
         return SL_OK;
+    /* inside the recursion, the sections are the totals of the level below */
+    const char *role0 = sl_launch_role(NULL);
+    sl_launch_role(role0 ? "totals scan" : "section scan");
     if (blocks > 1 && !sections_only)
         SL_TRY(sl_dev_alloc((void **)&d_sums, blocks * sizeof(T)));
     SL_TRY(SL_LAUNCH(bk_scan)(sl_launch_1d((unsigned)blocks, block, shmem), d_in, d_out, d_sums, n, shift));
     if (d_sums != NULL) {
         SL_TRY(SL_KN(bk_device)(d_sums, d_sums, blocks, 0, block, 0));
+        sl_launch_role("add-back");
         SL_TRY(SL_LAUNCH(bk_add)(sl_launch_1d((unsigned)blocks, block, 0), d_out, d_sums, n));
     }
 done:
+    sl_launch_role(role0);
     sl_dev_free(d_sums);
     return st;
 }

@@ -45,6 +45,9 @@ static sl_status SL_KN(hier_device)(const T *d_in, T *d_out, size_t n, int exclu
     sl_status st = SL_OK;
     if (n == 0)
         return SL_OK;
+    /* inside the recursion, the sections are the totals of the level below */
+    const char *role0 = sl_launch_role(NULL);
+    sl_launch_role(role0 ? "totals scan" : "section scan");
     if (sections > 1 && !h->sections_only)
         SL_TRY(sl_dev_alloc((void **)&d_sums, sections * sizeof(T)));
     for (size_t first = 0; first < sections; first += SL_MAX_GRID_X) {
@@ -53,6 +56,7 @@ static sl_status SL_KN(hier_device)(const T *d_in, T *d_out, size_t n, int exclu
     }
     if (d_sums != NULL) {
         SL_TRY(SL_KN(hier_device)(d_sums, d_sums, sections, 0, h));
+        sl_launch_role("add-back");
         for (size_t first = 1; first < sections; first += SL_MAX_GRID_X) {
             size_t count = sections - first < SL_MAX_GRID_X ? sections - first : SL_MAX_GRID_X;
             SL_TRY(SL_LAUNCH(hier_add)(sl_launch_1d((unsigned)count, h->block, 0), d_out, d_sums, n,
@@ -60,6 +64,7 @@ static sl_status SL_KN(hier_device)(const T *d_in, T *d_out, size_t n, int exclu
         }
     }
 done:
+    sl_launch_role(role0);
     sl_dev_free(d_sums);
     return st;
 }

@@ -77,16 +77,21 @@ static sl_status SL_KN(hier_device)(const T *d_in, T *d_out, size_t n, int exclu
     const unsigned add_grid = sl_dev_grid(tiles, SL_RESIDENT_BLOCKS(SL_KN(hier_add), g->block, 0));
     T *d_sums = NULL;
     sl_status st = SL_OK;
+    /* inside the recursion, the tiles are the totals of the level below */
+    const char *role0 = sl_launch_role(NULL);
+    sl_launch_role(role0 ? "totals scan" : "tile scan");
     if (tiles > 1)
         SL_TRY(sl_dev_alloc((void **)&d_sums, tiles * sizeof(T)));
     SL_TRY(SL_LAUNCH(hier_scan)(sl_launch_1d(scan_grid, g->block, g->shmem), d_in, d_out, d_sums, n, exclusive,
                                 g->items, tiles));
     if (d_sums != NULL) {
         SL_TRY(SL_KN(hier_device)(d_sums, d_sums, tiles, 0, g));
+        sl_launch_role("add-back");
         SL_TRY(SL_LAUNCH(hier_add)(sl_launch_1d(add_grid, g->block, 0), d_out, d_sums, n, g->items, tiles));
         SL_TRY(sl_dev_sync());
     }
 done:
+    sl_launch_role(role0);
     sl_dev_free(d_sums);
     return st;
 }

@@ -1244,7 +1244,7 @@ static sl_status exec_prepare(ptx_module *m, char *err, size_t errlen)
                      m->path, s->ptx_line, s->name);
             return SL_ERR_ARG;
         }
-        if (model_dev_alloc(&pm->addr[i], s->size ? s->size : 1) != SL_OK)
+        if (model_dev_alloc_named(&pm->addr[i], s->size ? s->size : 1, s->name) != SL_OK)
             return SL_ERR_NOMEM;
         model_dev_memset(pm->addr[i], 0, s->size ? s->size : 1);
         if (s->init)
@@ -1497,6 +1497,13 @@ sl_status model_ptx_launch_named(ptx_module *m, int entry, const sl_launch *cfg,
             const ptx_sym *p = &m->syms[f->params[k]];
             if (args && args[k])
                 memcpy(L.params + p->offset, args[k], p->size);
+            /* a pointer parameter names what it points into for findings: param_1[1024] */
+            uint64_t v = 0;
+            if (p->size == sizeof v && args && args[k]) {
+                memcpy(&v, L.params + p->offset, sizeof v);
+                const char *tail = strstr(p->name, "_param_");
+                model_dev_name((const void *)(uintptr_t)v, tail ? tail + 1 : p->name);
+            }
         }
         bool recursive = false;
         uint64_t chain = chain_bytes(m, (unsigned)entry, L.reach, on_path, 0, &recursive);

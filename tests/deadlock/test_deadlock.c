@@ -595,6 +595,37 @@ static void test_grid_beyond_the_search(void **state)
     assert_int_equal(r.verdict, MODEL_VERDICT_DEADLOCK); /* chained-static under obe, R < G */
 }
 
+/* A size whose search cannot finish is refused at once (lookback --n 2^24
+ * ran 600 s with no verdict); a search past its --budget stops without a
+ * verdict and says so, and one that runs longer than 10 s says how far it
+ * is on stderr. One sampled schedule of lookback at 2^16 takes about 16 s
+ * on two cores (docs/deadlock.md): a budget of 25 s cuts one, with a line
+ * of progress at 10 s and at 20 s. */
+static void test_budget_and_size_bound(void **state)
+{
+    (void)state;
+    char *out, *err;
+    const char *huge[] = {"deadlock", "--algo", "lookback", "--n", "2^24", "--samples", "1", NULL};
+    double t0 = model_search_now();
+    int rc = run(false, huge, &out, &err);
+    if (rc != 2 || out[0] || !strstr(err, "would not finish") || model_search_now() - t0 > 10)
+        fail_msg("--n 2^24: exit %d in %.1f s, stdout '%s', stderr '%s'", rc, model_search_now() - t0, out, err);
+    free(out);
+    free(err);
+    const char *cut[] = {"deadlock", "--algo", "lookback", "--n", "2^16", "--model", "obe", "--samples", "100",
+                         "--budget", "25", "--seed", "1", NULL};
+    t0 = model_search_now();
+    rc = run(false, cut, &out, &err);
+    const double took = model_search_now() - t0;
+    char line[512];
+    model_line(out, "obe", line, sizeof line);
+    if (rc != 1 || !starts(line, "obe   INCOMPLETE: the search hit its time budget (--budget)") ||
+        !strstr(err, "scanlab: deadlock: lookback under obe: 1") || !strstr(err, "schedules so far") || took > 120)
+        fail_msg("--budget 25: exit %d in %.1f s, stdout '%s', stderr '%s'", rc, took, out, err);
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_sampling),
         cmocka_unit_test(test_bad_usage),
         cmocka_unit_test(test_grid_beyond_the_search),
+        cmocka_unit_test(test_budget_and_size_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

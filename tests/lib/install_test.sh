@@ -2,7 +2,8 @@
 # libscanlab as a program outside the project sees it: 'meson install' into
 # a temporary DESTDIR, then tests/lib/outside.c compiled with nothing but
 # pkg-config's flags, against the shared and against the static library,
-# and run. Also checks that the installed headers are only the public ones.
+# and run with no LD_LIBRARY_PATH, scanlab.pc found where docs/building.md
+# says. Also checks that the installed headers are only the public ones.
 #
 #   install_test.sh BUILD_DIR OUTSIDE_C [MORE_C...]
 #
@@ -27,14 +28,24 @@ if ! meson install -C "$build" --no-rebuild --destdir "$tmp/root" >"$tmp/install
     cat "$tmp/install.log"
     exit 1
 fi
-pc=$(find "$tmp/root" -name scanlab.pc)
-[ -n "$pc" ] || { echo "no scanlab.pc installed"; exit 1; }
-libdir=$(dirname "$(dirname "$pc")")
-PKG_CONFIG_PATH=$(dirname "$pc")
+# Where docs/building.md says scanlab.pc is: <prefix>/<libdir>/pkgconfig,
+# with Meson's libdir of this build (lib/x86_64-linux-gnu on Debian).
+option() {
+    meson introspect --buildoptions "$build" | python3 -c '
+import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == sys.argv[1]))' "$1"
+}
+prefix=$tmp/root$(option prefix)
+case $(option libdir) in
+/*) libdir=$tmp/root$(option libdir) ;;
+*) libdir=$prefix/$(option libdir) ;;
+esac
+pcfile=$libdir/pkgconfig/scanlab.pc
+[ -f "$pcfile" ] || { echo "no $pcfile; installed: $(cd "$tmp/root" && find . -name scanlab.pc)"; exit 1; }
+PKG_CONFIG_PATH=$libdir/pkgconfig
 export PKG_CONFIG_PATH
 # The files lie under DESTDIR: the prefix moves there, and only it (paths
 # outside the prefix, such as CUDA's library folder, stay as they are).
-prefix=$tmp/root$(pkg-config --variable=prefix scanlab)
 pc() { pkg-config --define-variable=prefix="$prefix" "$@" scanlab; }
 
 # The public headers stand alone: nothing of the source tree is installed.
@@ -64,10 +75,9 @@ step "compile against the static library"
 # shellcheck disable=SC2086
 $cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$src" -o "$tmp/outside-static" "$libdir/libscanlab.a" $private -lm
 
-# The installed library's folder goes first; what the environment already
-# names (a CUDA library folder, say) stays behind it.
-LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LD_LIBRARY_PATH
+# As a program of the user's runs: nothing in the environment names the
+# installed library's folder (scanlab.pc's rpath does).
+unset LD_LIBRARY_PATH
 step "run the shared build"
 "$tmp/outside-shared"
 if ! ldd "$tmp/outside-shared" | grep -q "$libdir/libscanlab.so"; then

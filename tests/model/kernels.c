@@ -161,3 +161,18 @@ SL_GLOBAL SL_KN(wide_halves)(float *out, int mode)
 }
 SL_DEFINE_LAUNCH(SL_KN(wide_halves), (float *, out), (int, mode))
 sl_status tk_wide_halves(sl_launch cfg, float *out, int mode) { return SL_LAUNCH(wide_halves)(cfg, out, mode); }
+
+/* Lanes 0 and 1 write s[k], then out[k] (out: pointer + off), unordered:
+ * a race on each, which its finding names by array and element. */
+SL_GLOBAL SL_KN(race_at)(int32_t *out, int k, int global)
+{
+    SHARED(int32_t, s, 64);
+    if (threadIdx.x < 2) {
+        if (global)
+            ST(out, k, (int32_t)threadIdx.x);
+        else
+            ST(s, k, (int32_t)threadIdx.x);
+    }
+}
+SL_DEFINE_LAUNCH(SL_KN(race_at), (int32_t *, out), (int, k), (int, global))
+sl_status tk_race_at(sl_launch cfg, int32_t *out, int k, int global) { return SL_LAUNCH(race_at)(cfg, out, k, global); }

@@ -18,6 +18,7 @@ sl_status tk_broadcast(sl_launch cfg, float *out);
 /* Thread 0 writes sh[0], thread `reader` reads it with no barrier; with
  * sync the writer's warp calls SYNCWARP in between. */
 sl_status tk_race(sl_launch cfg, int32_t *out, int reader, int sync);
+sl_status tk_race_at(sl_launch cfg, int32_t *out, int k, int global);
 extern const int tk_race_write_line, tk_race_read_line;
 /* Threads below 16 wait at one barrier, the others at another. */
 sl_status tk_barrier_div(sl_launch cfg, int32_t *out);

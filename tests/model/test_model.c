@@ -136,6 +136,36 @@ static void expect_race(int reader, int sync, bool race)
     model_dev_free(out);
 }
 
+/* A race names the word by its array and element, not a host address:
+ * SHARED's name, the host's pointer (cast and '&' dropped), and elements
+ * counted from the pointer a name was given at. */
+static void test_race_names_array_and_element(void **state)
+{
+    (void)state;
+    void *p = NULL;
+    assert_int_equal(model_dev_alloc_named(&p, 64 * sizeof(int32_t), "(void **)&d_out"), SL_OK);
+    int32_t *out = p;
+    static const struct {
+        int k, global;
+        const char *names;
+    } cases[] = {{37, 0, "race on shared s[37] in barrier interval"},
+                 {5, 1, "race on global d_out[5] in barrier interval"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        begin();
+        assert_int_equal(model_end(tk_race_at(warp1(), out, cases[i].k, cases[i].global)), SL_OK);
+        assert_true(run_stats.races >= 1);
+        if (!strstr(run_stats.race[0].text, cases[i].names) || strstr(run_stats.race[0].text, "0x"))
+            fail_msg("finding '%s', expected '%s'", run_stats.race[0].text, cases[i].names);
+    }
+    /* a PTX kernel's pointer parameter into the middle of the array */
+    model_dev_name(out + 8, "param_1");
+    begin();
+    assert_int_equal(model_end(tk_race_at(warp1(), out, 12, 1)), SL_OK);
+    if (!strstr(run_stats.race[0].text, "race on global param_1[4] "))
+        fail_msg("finding '%s'", run_stats.race[0].text);
+    model_dev_free(out);
+}
+
 /* Lane orders that are not increasing. Mode 0: words 62, 60, ..., 0 are
  * in banks 30, 28, ..., 0 and again (words 32 apart): 2 per bank, 2
  * wavefronts. Mode 1: words 0, 2, ..., 30 twice: each read by two lanes
@@ -366,6 +396,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bank_stride),       cmocka_unit_test(test_bank_wide),
         cmocka_unit_test(test_bank_broadcast),    cmocka_unit_test(test_bank_half_warps),
+        cmocka_unit_test(test_race_names_array_and_element),
         cmocka_unit_test(test_race_shared),
         cmocka_unit_test(test_race_intra_warp),   cmocka_unit_test(test_barrier_divergence),
         cmocka_unit_test(test_shuffle_scan),      cmocka_unit_test(test_work_steps),

@@ -361,6 +361,13 @@ def _():
                    "race", "ks_block.cu", "// RACE", use_json=True)
 
 
+@case("ks_block_nobarrier: the race names the shared array and its element, not an address")
+def _():
+    rc, out, err, cmd = run(["simulate"] + kernel_args("ks_block.ptx", "ks_block_nobarrier", 256, grid=1, n="256"))
+    if not re.search(r"race on shared s\[\d+\] ", err) or "0x" in err:
+        raise CaseFailed("expected 'race on shared s[K]'\n%s" % describe(rc, out, err, cmd))
+
+
 @case("warp_scan_plain: lanes race without volatile or __syncwarp")
 def _():
     expect_finding(kernel_args("warp_scan.ptx", "warp_scan_plain", 32, grid=1, n="32"),

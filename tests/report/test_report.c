@@ -689,6 +689,85 @@ static void test_claim_held(void **state)
     remove_report("held");
 }
 
+/* workdir/name holds text (made or replaced). */
+static void put_file(const char *name, const char *text)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", workdir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A hostile earlier report: DIR/src is a link to a folder outside, the
+ * marker lists src/victim.txt, ../outside/victim.txt and the old page.
+ * Without gnuplot the report lands whole, the link stays a link (a file
+ * of the user's) and the victim stays; with a gnuplot (a stand-in that
+ * draws empty figures, so that the report writes src/) the user's src
+ * stops the install before anything changed: the old page, the link and
+ * the victim as they were, the report in the staging folder. */
+static void test_marker_attack(void **state)
+{
+    (void)state;
+    char p[512];
+    snprintf(p, sizeof p, "%s/outside", workdir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/fakebin", workdir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    put_file("fakebin/gnuplot", "#!/bin/sh\necho '<svg></svg>' > \"../$(basename \"$1\" .gp).svg\"\n");
+    snprintf(p, sizeof p, "%s/fakebin/gnuplot", workdir);
+    assert_int_equal(chmod(p, 0755), 0);
+    char fake_path[600];
+    snprintf(fake_path, sizeof fake_path, "%s/fakebin:/usr/bin:/bin", workdir);
+    const char *args[] = {"report", "--quick", "-o", "atk", seed_arg, NULL};
+    for (int gnuplot = 0; gnuplot < 2; gnuplot++) {
+        snprintf(p, sizeof p, "%s/atk", workdir);
+        assert_int_equal(mkdir(p, 0755), 0);
+        put_file("outside/victim.txt", "victim\n");
+        put_file("atk/.scanlab-report", "scanlab report: earlier\nsrc/victim.txt\n../outside/victim.txt\n"
+                                        "index.html\n");
+        put_file("atk/index.html", "old page\n");
+        snprintf(p, sizeof p, "%s/atk/src", workdir);
+        assert_int_equal(symlink("../outside", p), 0);
+        char *err;
+        int rc = run(args, "PATH", gnuplot ? fake_path : "/nonexistent", &err);
+        char *victim = read_in("outside", "victim.txt");
+        assert_string_equal(victim, "victim\n");
+        free(victim);
+        struct stat sb;
+        assert_int_equal(lstat(p, &sb), 0);
+        assert_true(S_ISLNK(sb.st_mode));
+        char *page = read_in("atk", "index.html");
+        char tmp[256];
+        if (!gnuplot) {
+            if (rc != 0)
+                fail_msg("without gnuplot: exit %d: %s", rc, err);
+            assert_non_null(strstr(page, "</html>"));
+            char *marker = read_in("atk", ".scanlab-report");
+            assert_null(strstr(marker, "victim"));
+            free(marker);
+            assert_true(no_entry_with_prefix("atk.tmp-", tmp, sizeof tmp));
+        } else {
+            if (rc != 1)
+                fail_msg("with gnuplot: exit %d, expected 1: %s", rc, err);
+            assert_non_null(strstr(err, "atk/src' is not a file of the earlier report"));
+            assert_string_equal(page, "old page\n");
+            assert_false(no_entry_with_prefix("atk.tmp-", tmp, sizeof tmp));
+            char *staged = read_in(tmp, "index.html");
+            assert_non_null(strstr(staged, "</html>"));
+            free(staged);
+            assert_true(exists(tmp, "work-work.svg"));
+            remove_report(tmp);
+        }
+        free(page);
+        free(err);
+        remove_report("atk");
+    }
+    remove_report("outside");
+    remove_report("fakebin");
+}
+
 /* One count row of a launch 0 at n = 2048; more: what follows measured. */
 #define FID_ROW(algo, kernel, metric, pred, meas, more)                                                        \
     "{\"algo\": \"" algo "\", \"kernel\": \"" kernel "\", \"type\": \"i32\", \"n\": 2048, \"block\": 256, "      \
@@ -826,6 +905,9 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 1;
     }
+    /* CMOCKA_TEST_FILTER=test_name runs that test alone */
+    if (getenv("CMOCKA_TEST_FILTER"))
+        cmocka_set_test_filter(getenv("CMOCKA_TEST_FILTER"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_bad_usage),
@@ -836,6 +918,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_non_utf8_name),
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_claim_held),
+        cmocka_unit_test(test_marker_attack),
         cmocka_unit_test(test_fidelity_section),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -518,6 +518,29 @@ static void output_onto_the_input_is_refused(void **state)
     free(err);
 }
 
+/* A file of /proc (size 0, text made as it is read) as a raw input: said
+ * for what it is, not "trailing bytes"; bench over memory refuses before
+ * its seed line, as one line. */
+static void unsized_input_and_bench_memory(void **state)
+{
+    (void)state;
+    char *out, *err;
+    const char *proc[] = {"verify", "--input", "/proc/self/status", "--type", "i32", "--algo", "sequential",
+                          "--backend", "seq", "--op", "add", NULL};
+    int rc = run(proc, &out, &err);
+    if (rc != 2 || !strstr(err, "its size is 0 but it has bytes to read") || strstr(err, "trailing"))
+        fail_msg("verify --input /proc/self/status: exit %d, stderr: %s", rc, err);
+    assert_string_equal(out, "");
+    free(out);
+    free(err);
+    const char *bench[] = {"bench", "--n", "2^44", "--algo", "sequential", "--backend", "seq", NULL};
+    rc = run(bench, &out, &err);
+    if (rc != 2 || strstr(err, "seed") || strchr(err, '\n') != err + strlen(err) - 1)
+        fail_msg("bench --n 2^44: exit %d, stderr: %s", rc, err);
+    free(out);
+    free(err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -535,6 +558,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(no_gpu_says_so),
         cmocka_unit_test(sizes_whose_bytes_wrap_are_refused),
         cmocka_unit_test(output_onto_the_input_is_refused),
+        cmocka_unit_test(unsized_input_and_bench_memory),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

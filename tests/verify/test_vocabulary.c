@@ -63,7 +63,7 @@ static void options_of_the_table(void **state)
                    "--both", "--repeat"}},
         {"accuracy", {"--n", "--block", "--param", "--jobs", "--seed", "--output", "--json",
                       "--exclusive", "--both", "--fail-on-skip"}},
-        {"report", {"--output", "--seed", "--allow-races", "--allow-unreached"}},
+        {"report", {"--output", "--seed", "--jobs", "--allow-races", "--allow-unreached"}},
     };
     for (size_t i = 0; i < sizeof take / sizeof take[0]; i++) {
         const char *args[] = {take[i].cmd, "--help", NULL};
@@ -80,6 +80,71 @@ static void options_of_the_table(void **state)
                 fail_msg("%s --help lacks %s", take[i].cmd, take[i].opts[k]);
         }
         free(out);
+    }
+}
+
+/* The help entry of opt in a command's help text: from "  --opt " to the
+ * next option, into buf. */
+static void help_entry(const char *help, const char *opt, char *buf, size_t size)
+{
+    char head[64];
+    snprintf(head, sizeof head, "\n  %s ", opt);
+    const char *p = strstr(help, head);
+    if (!p)
+        fail_msg("no entry %s in:\n%s", opt, help);
+    const char *end = strstr(p + 1, "\n  -");
+    snprintf(buf, size, "%.*s", (int)(end ? end - p : (long)strlen(p)), p);
+}
+
+/* An option whose command has a default of its own states that one alone:
+ * simulate --help said "(default all). Here one type, default i32". */
+static void one_default_an_option(void **state)
+{
+    (void)state;
+    const char *args[] = {"simulate", "--help", NULL};
+    char *out;
+    assert_int_equal(run(args, &out, NULL), 0);
+    static const char *const opts[][2] = {{"--type", "default i32"}, {"--op", "default add"}};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        char entry[2048];
+        help_entry(out, opts[i][0], entry, sizeof entry);
+        if (!strstr(entry, opts[i][1]) || count_of(entry, "default") != 1)
+            fail_msg("simulate --help, %s: one default, '%s', expected:%s", opts[i][0], opts[i][1], entry);
+    }
+    free(out);
+    /* where the command says nothing of a default, the table's stays */
+    const char *verify[] = {"verify", "--help", NULL};
+    assert_int_equal(run(verify, &out, NULL), 0);
+    char entry[2048];
+    help_entry(out, "--type", entry, sizeof entry);
+    assert_non_null(strstr(entry, "(default"));
+    free(out);
+}
+
+/* simulate's launch table says threads per block and names each launch of
+ * a hierarchical driver by its role, in the order they run. */
+static void launch_table_names_roles(void **state)
+{
+    (void)state;
+    static const char *const algos[] = {"kogge-stone", "brent-kung"};
+    for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
+        const char *args[] = {"simulate", "--algo", algos[i], "--n", "5000", "--block", "64", "--seed", "3", NULL};
+        char *out, *err;
+        assert_int_equal(run(args, &out, &err), 0);
+        const char *head = strstr(out, "threads/block");
+        const char *sec = strstr(out, " section scan\n"), *tot = strstr(out, " totals scan\n"),
+                   *add = strstr(out, " add-back\n");
+        if (!head || !sec || !tot || !add || !(head < sec && sec < tot && tot < add))
+            fail_msg("simulate --algo %s: launch table without its roles in order:\n%s", algos[i], out);
+        free(out);
+        free(err);
+        const char *json[] = {"simulate", "--algo", algos[i], "--n", "5000", "--block", "64", "--seed", "3",
+                              "--json", NULL};
+        assert_int_equal(run(json, &out, &err), 0);
+        assert_non_null(strstr(out, "\"role\":\"section scan\""));
+        assert_non_null(strstr(out, "\"role\":\"add-back\""));
+        free(out);
+        free(err);
     }
 }
 
@@ -253,6 +318,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_help_states_exit_codes),
         cmocka_unit_test(options_of_the_table),
+        cmocka_unit_test(one_default_an_option),
+        cmocka_unit_test(launch_table_names_roles),
         cmocka_unit_test(sizes_list_and_range_everywhere),
         cmocka_unit_test(one_seed_policy),
         cmocka_unit_test(json_names_the_algorithm_algo),

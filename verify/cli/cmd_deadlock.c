@@ -18,6 +18,13 @@
 #define DEFAULT_BLOCKS 3
 #define PLURAL(k) ((k) == 1 ? "" : "s")
 #define DEFAULT_RESIDENT 2
+/* Seconds a search may take by default (--budget). */
+#define DEFAULT_BUDGET_S 120
+/* The largest --n: a search hashes the device memory at every turn of a
+ * block, and a schedule has a turn for every tile, so one schedule costs
+ * about n^2 (docs/deadlock.md measures it: 16 s for lookback at 2^16 on
+ * two cores, about 4 times more at each doubling). */
+#define MAX_N ((size_t)1 << 16)
 
 static const cli_cmd_opt deadlock_opts[] = {
     {OPT_ALGO, "Here algorithms with a sim backend; all: every one (those that never wait between "
@@ -31,6 +38,7 @@ static const cli_cmd_opt deadlock_opts[] = {
     {OPT_EXHAUSTIVE, NULL},
     {OPT_SAMPLES, NULL},
     {OPT_SEED, "Here the seed of the sampled schedules"},
+    {OPT_BUDGET, NULL},
     {OPT_JSON, "{\"results\": [one object per algorithm and model]}"},
 };
 
@@ -42,7 +50,8 @@ static const cli_command deadlock_cmd = {
     "configuration), deadlock-free in K sampled schedules (not a proof), DEADLOCK with the "
     "shortest trace found (dispatch order, resident blocks, and where each waits as path:line), "
     "another finding that stopped the kernel (such as barrier divergence: a hang inside one block), "
-    "or INCOMPLETE (the search hit its state limit). An algorithm whose threads never poll global "
+    "or INCOMPLETE (the search hit its state limit or its --budget of seconds). A search that runs longer "
+    "than 10 s says how far it is on stderr every 10 s. An algorithm whose threads never poll global "
     "memory cannot wait on another block, and is answered as such. Every model asked is answered; "
     "the exit status follows obe, the model of an NVIDIA GPU (CUDA's forward-progress promise for "
     "blocks), unless --model names the models (all: every one). docs/deadlock.md defines the "
@@ -50,7 +59,7 @@ static const cli_command deadlock_cmd = {
     "that waits between blocks instead (docs/run.md; 'scanlab deadlock --help --' lists its options).",
     deadlock_opts, sizeof deadlock_opts / sizeof deadlock_opts[0],
     "under a model that decides (obe, or those --model names) a deadlock was found, another finding "
-    "stopped a kernel, or an exhaustive search hit its state limit (no verdict)", .dry_run = true};
+    "stopped a kernel, or a search hit its state limit or its time budget (no verdict)", .dry_run = true};
 
 /* What the command line asks. */
 typedef struct {
@@ -63,6 +72,7 @@ typedef struct {
     size_t n;        /* 0: chosen from G */
     int exhaustive;  /* 1 asked, 0 sampling asked, -1 by G */
     uint64_t samples, seed;
+    int budget;      /* seconds a search may take */
     bool json;
 } dl_plan;
 
@@ -180,9 +190,10 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
             return CLI_EXIT_USAGE;
         if (p->n == 0)
             return cli_usage_error("deadlock: --n 0: an empty scan launches nothing");
-        if (p->n > ((size_t)1 << 24))
-            return cli_usage_error("deadlock: --n %zu: the search runs the kernel many times; give at most "
-                                   "2^24 elements (a few tiles suffice)", p->n);
+        if (p->n > MAX_N)
+            return cli_usage_error("deadlock: --n %zu: a schedule of the search costs about n^2 (the device "
+                                   "memory is compared at every turn of a block), so it would not finish; give "
+                                   "at most 2^16 elements (a few tiles suffice)", p->n);
     }
     if (a->set[OPT_EXHAUSTIVE] && a->set[OPT_SAMPLES])
         return cli_usage_error("deadlock: --exhaustive and --samples exclude each other");
@@ -198,6 +209,9 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
         return cli_usage_error("deadlock: --exhaustive with --blocks %u: exhaustive search is offered up to %d "
                                "blocks (docs/deadlock.md measures its cost); use --samples K",
                                p->blocks, VERIFY_DEADLOCK_MAX_EXHAUSTIVE);
+    p->budget = DEFAULT_BUDGET_S;
+    if (a->val[OPT_BUDGET] && cli_parse_int("--budget", a->val[OPT_BUDGET], 1, 86400, &p->budget) != SL_OK)
+        return CLI_EXIT_USAGE;
     p->json = a->set[OPT_JSON];
     return cli_get_seed("deadlock", a, &p->seed);
 }
@@ -310,9 +324,10 @@ static void print_answer(const verify_deadlock_config *c, const dl_answer *x)
         printf("another finding stopped the kernel (not an inter-block deadlock): %s\n", r->finding);
         break;
     case MODEL_VERDICT_INCOMPLETE:
-        printf("INCOMPLETE: the search hit its state limit after %llu states and %llu schedules (%.2f s): no "
-               "verdict; try fewer blocks, or --samples K\n",
-               (unsigned long long)r->states, (unsigned long long)r->schedules, x->seconds);
+        printf("INCOMPLETE: the search hit its %s after %llu states and %llu schedules (%.2f s): no "
+               "verdict; try fewer blocks, a smaller --n, or --samples K\n",
+               r->out_of_time ? "time budget (--budget)" : "state limit", (unsigned long long)r->states,
+               (unsigned long long)r->schedules, x->seconds);
         break;
     }
 }
@@ -350,6 +365,7 @@ static void json_answer(json_writer *w, const verify_algo *al, const verify_dead
     json_bool(w, "decides_exit", x->decisive);
     json_uint(w, "states", r->states);
     json_uint(w, "schedules", r->schedules);
+    json_bool(w, "out_of_time", r->out_of_time);
     if (r->verdict == MODEL_VERDICT_DEADLOCK) {
         json_begin_object(w, "trace");
         json_begin_array(w, "steps");
@@ -413,6 +429,21 @@ static int configure_all(const dl_plan *p, verify_deadlock_config *cs, bool *exh
     return CLI_EXIT_OK;
 }
 
+/* What a search says on stderr while it runs (model_search_cfg.on_progress,
+ * every MODEL_SEARCH_PROGRESS_S seconds). */
+typedef struct {
+    const char *algo, *model;
+    double t0, next;
+} dl_progress;
+
+static void say_progress(void *ctx, uint64_t states, uint64_t schedules)
+{
+    const dl_progress *g = ctx;
+    const double t = model_search_now();
+    fprintf(stderr, "scanlab: deadlock: %s under %s: %.0f s, %llu states and %llu schedules so far\n", g->algo,
+            g->model, t - g->t0, (unsigned long long)states, (unsigned long long)schedules);
+}
+
 static int run_algo(const dl_plan *p, const verify_algo *al, const verify_deadlock_config *c, bool exhaustive,
                     json_writer *w, cli_progress *prog, size_t *done)
 {
@@ -425,8 +456,12 @@ static int run_algo(const dl_plan *p, const verify_algo *al, const verify_deadlo
             continue;
         cli_progress_update(prog, *done, al->name);
         dl_answer x = {.model = (model_progress)m, .exhaustive = exhaustive};
+        dl_progress g = {al->name, verify_progress_name(x.model), model_search_now(), 0};
+        g.next = g.t0 + MODEL_SEARCH_PROGRESS_S;
         const model_search_cfg cfg = {.progress = (model_progress)m, .exhaustive = exhaustive,
-                                      .samples = p->samples, .seed = p->seed};
+                                      .samples = p->samples, .seed = p->seed, .deadline = g.t0 + p->budget,
+                                      .on_progress = say_progress, .progress_ctx = &g,
+                                      .progress_next = &g.next};
         const sl_status st = verify_deadlock_search(al, c, &cfg, &x.r, &x.seconds);
         (*done)++;
         if (st != SL_OK) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu/cpu.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
@@ -31,6 +32,7 @@ static const cli_cmd_opt report_opts[] = {
     {OPT_ALLOW_RACES, NULL},
     {OPT_ALLOW_UNREACHED, "Here: the coverage section lists the unreached sites without failing (--quick never "
                           "fails on them: its selection is reduced)"},
+    {OPT_JOBS, "Here: the threads of the OpenMP scans (the simulator's runs take one thread)"},
     {OPT_TYPE, "With --kernel: the one type the kernel scans (default i32)"},
     {OPT_OP, "With --kernel: the one operator it computes (default add)"},
     {OPT_EXCLUSIVE, "With --kernel: it computes the exclusive scan"},
@@ -39,7 +41,7 @@ static const cli_cmd_opt report_opts[] = {
 };
 
 static const cli_command report_cmd = {
-    "report", "[-o DIR] [--quick] [--seed S] [--allow-races] [--allow-unreached] [--kernel FILE --entry NAME ...]",
+    "report", "[-o DIR] [--quick] [--seed S] [--jobs J] [--allow-races] [--allow-unreached] [--kernel FILE --entry NAME ...]",
     "Runs every analysis on a default selection sized for a few minutes on two cores and writes "
     "DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the same tables) "
     "and DIR/<table>.csv and .json for every table. Sections: the algorithm table, verification "
@@ -227,9 +229,13 @@ static int report_body(const options *o, cli_args *args, int argc, char **argv)
      * findings */
     verify_set_allow_races(o->allow_races);
     int rc = cli_get_seed("report", args, &ctx.seed);
+    int jobs = 0;
+    if (rc == CLI_EXIT_OK && args->val[OPT_JOBS])
+        rc = cli_get_jobs(args, &jobs);
     cli_args_free(args);
     if (rc != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
+    cpu_omp_set_default_threads(jobs); /* 0: the runtime's default */
     static report_dir d; /* the signal handlers read it */
     char why[2 * PATH_MAX];
     if (cli_dry_run()) /* the folder checked, not claimed */

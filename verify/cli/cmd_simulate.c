@@ -248,6 +248,10 @@ static void print_json(json_writer *w, const sim_plan *p, const sl_scan_args *a,
         json_uint(w, "work", l->work);
         json_uint(w, "steps", l->steps);
         json_uint(w, "barriers", l->barriers);
+        if (l->role)
+            json_string(w, "role", l->role);
+        else
+            json_null(w, "role");
         print_json_launch_counts(w, l);
         json_end_object(w);
     }

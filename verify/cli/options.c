@@ -97,6 +97,9 @@ static const opt_def defs[OPT_COUNT] = {
     [OPT_SAMPLES] = {"samples", 0, "K",
                      "search K random schedules instead (from --seed): not a proof (default: 100 "
                      "where G is above 3)"},
+    [OPT_BUDGET] = {"budget", 0, "S",
+                    "seconds each search may take, 1 to 86400: past them it stops without a verdict "
+                    "(INCOMPLETE, exit status 1) (default 120)"},
     [OPT_ALLOW_RACES] = {"allow-races", 0, NULL,
                          "a race the simulator finds does not fail the check (a barrier "
                          "divergence, an out-of-bounds or misaligned access, a deadlock or an "
@@ -175,6 +178,31 @@ static void wrap(FILE *f, const char *text, int col)
     fputc('\n', f);
 }
 
+/* help without its parenthesised "(default ...)" at the top level: for an
+ * option whose note names the command's own default, so that the entry
+ * does not give two. */
+static void without_default(const char *help, char *out, size_t size)
+{
+    size_t k = 0;
+    int depth = 0;
+    for (const char *p = help; *p && k + 1 < size; p++) {
+        if (depth == 0 && strncmp(p, " (default", 9) == 0) {
+            int d = 0;
+            for (p++; *p; p++) {
+                d += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+                if (d == 0)
+                    break;
+            }
+            if (!*p)
+                break;
+            continue;
+        }
+        depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+        out[k++] = *p;
+    }
+    out[k] = '\0';
+}
+
 void cli_print_help(FILE *f, const cli_command *cmd)
 {
     fprintf(f, "usage: scanlab %s %s\n\n", cmd->name, cmd->synopsis);
@@ -196,8 +224,12 @@ void cli_print_help(FILE *f, const cli_command *cmd)
         else
             fprintf(f, "%*s", HELP_COL - len, "");
         const char *note = note_of(cmd, (cli_opt)o);
-        char text[1024];
-        snprintf(text, sizeof text, "%s%s%s", d->help, note ? ". " : "", note ? note : "");
+        char help[1024], text[2048];
+        if (note && (strstr(note, "default") || strstr(note, "Default")))
+            without_default(d->help, help, sizeof help);
+        else
+            snprintf(help, sizeof help, "%s", d->help);
+        snprintf(text, sizeof text, "%s%s%s", help, note ? ". " : "", note ? note : "");
         wrap(f, text, HELP_COL);
     }
     bool first = true;

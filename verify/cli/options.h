@@ -46,6 +46,7 @@ typedef enum {
     OPT_MODEL,
     OPT_EXHAUSTIVE,
     OPT_SAMPLES,
+    OPT_BUDGET,
     /* verdicts */
     OPT_ALLOW_RACES,
     OPT_ALLOW_UNREACHED,

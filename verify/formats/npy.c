@@ -266,8 +266,15 @@ static sl_status read_data(FILE *f, const char *path, size_t n, size_t elem, lon
     if (!buf)
         return fail(SL_ERR_NOMEM, why, why_size, "%s: cannot allocate %zu bytes", path, n * elem);
     sl_status s = read_exact(f, buf, n * elem, "data", path, why, why_size);
-    if (s == SL_OK && fgetc(f) != EOF) /* the file grew while we read it */
-        s = fail(SL_ERR_ARG, why, why_size, "%s: trailing bytes after the data", path);
+    if (s == SL_OK && fgetc(f) != EOF) {
+        /* more than its size said: a file of /proc or /sys (size 0, its
+         * text made as it is read), or one that grew while it was read */
+        if (st.st_size == 0)
+            s = fail(SL_ERR_ARG, why, why_size, "%s: its size is 0 but it has bytes to read (a file of /proc or "
+                     "/sys?): copy it into a regular file first", path);
+        else
+            s = fail(SL_ERR_ARG, why, why_size, "%s: the file grew while it was read", path);
+    }
     if (s != SL_OK) {
         free(buf);
         return s;

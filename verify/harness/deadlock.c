@@ -197,6 +197,19 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The progress of a sampled search: the samples done before this one
+ * count among its schedules. */
+typedef struct {
+    const model_search_cfg *cfg;
+    uint64_t done;
+} sample_progress;
+
+static void on_sample_progress(void *ctx, uint64_t states, uint64_t schedules)
+{
+    const sample_progress *sp = ctx;
+    sp->cfg->on_progress(sp->cfg->progress_ctx, states, sp->done + schedules);
+}
+
 sl_status verify_deadlock_search(const verify_algo *al, const verify_deadlock_config *c,
                                  const model_search_cfg *cfg, model_search_result *out, double *seconds)
 {
@@ -220,13 +233,19 @@ sl_status verify_deadlock_search(const verify_algo *al, const verify_deadlock_co
          * launches read blockIdx) */
         model_search_cfg one = *cfg;
         one.samples = 1;
+        sample_progress sp = {cfg, 0};
+        if (cfg->on_progress) {
+            one.on_progress = on_sample_progress;
+            one.progress_ctx = &sp;
+        }
         for (uint64_t k = 0; k < cfg->samples && st == SL_OK; k++) {
+            sp.done = k;
             one.seed = verify_derive_seed(cfg->seed, k);
             model_stats_free(&s);
             model_stats_init(&s);
             set_search_model(&s, c, cfg->progress);
             st = model_search_run(&one, run_once, &r, &s, out);
-            out->schedules = k + 1;
+            out->schedules = out->out_of_time ? k : k + 1; /* a sample cut short is no schedule */
             if (st != SL_OK || out->verdict != MODEL_VERDICT_FREE || !out->waiting)
                 break;
         }

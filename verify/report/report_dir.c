@@ -1,6 +1,7 @@
 /* The folder of 'scanlab report -o DIR' (report_dir.h): claim, install,
  * release, and the signal handlers that leave nothing behind. */
 #include "verify/report/report_dir.h"
+#include "verify/report/report_swap.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,11 +16,6 @@
 #include <unistd.h>
 
 volatile pid_t report_dir_child;
-
-/* The folder below DIR that a report writes (figures' data and scripts). */
-#define SRC_DIR "src"
-/* Files a report writes, at most: a few per table and figure. */
-#define MAX_FILES 4096
 
 static void say(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(char *why, size_t size, const char *fmt, ...)
@@ -196,167 +192,6 @@ void report_dir_release(report_dir *d)
     }
 }
 
-/* A name a report writes: "name" or "src/name", name without a slash and
- * not hidden. Anything else in a marker is never acted on. */
-static bool report_name(const char *rel)
-{
-    if (strncmp(rel, SRC_DIR "/", sizeof SRC_DIR) == 0)
-        rel += sizeof SRC_DIR;
-    return *rel && *rel != '.' && !strchr(rel, '/') && strlen(rel) < NAME_MAX;
-}
-
-typedef struct {
-    char **names;
-    size_t count;
-} name_list;
-
-static void names_free(name_list *l)
-{
-    for (size_t i = 0; i < l->count; i++)
-        free(l->names[i]);
-    free(l->names);
-    l->names = NULL;
-    l->count = 0;
-}
-
-static bool names_add(name_list *l, const char *name)
-{
-    if (l->count == MAX_FILES)
-        return false;
-    if (!l->names && !(l->names = calloc(MAX_FILES, sizeof *l->names)))
-        return false;
-    return (l->names[l->count++] = strdup(name)) != NULL;
-}
-
-static bool names_has(const name_list *l, const char *name)
-{
-    for (size_t i = 0; i < l->count; i++)
-        if (strcmp(l->names[i], name) == 0)
-            return true;
-    return false;
-}
-
-/* The regular files of the staging folder and of its src/. */
-static bool staged_files(const char *tmp, name_list *out)
-{
-    for (int level = 0; level < 2; level++) {
-        char path[PATH_MAX + 8];
-        snprintf(path, sizeof path, level ? "%s/" SRC_DIR : "%s", tmp);
-        DIR *d = opendir(path);
-        if (!d)
-            return level == 1 && errno == ENOENT;
-        bool ok = true;
-        for (struct dirent *e; ok && (e = readdir(d));) {
-            char rel[NAME_MAX + 8], full[2 * PATH_MAX];
-            snprintf(rel, sizeof rel, level ? SRC_DIR "/%s" : "%s", e->d_name);
-            snprintf(full, sizeof full, "%s/%s", tmp, rel);
-            struct stat sb;
-            if (e->d_name[0] == '.' || lstat(full, &sb) != 0 || !S_ISREG(sb.st_mode))
-                continue;
-            ok = names_add(out, rel);
-        }
-        closedir(d);
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
-/* The file names the earlier report listed in its marker (none for a
- * marker without a list). */
-static void earlier_files(const char *marker, name_list *out)
-{
-    FILE *f = fopen(marker, "r");
-    if (!f)
-        return;
-    char line[PATH_MAX];
-    bool first = true;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (!first && report_name(line))
-            names_add(out, line);
-        first = false;
-    }
-    fclose(f);
-}
-
-static sl_status write_marker(const report_dir *d, const char *command, const name_list *files)
-{
-    char path[PATH_MAX + 32], tmp[PATH_MAX + 40];
-    snprintf(path, sizeof path, "%s/" REPORT_MARKER, d->dir);
-    snprintf(tmp, sizeof tmp, "%s.new", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return SL_ERR_IO;
-    fprintf(f, "scanlab report: %s\n", command);
-    for (size_t i = 0; i < files->count; i++)
-        fprintf(f, "%s\n", files->names[i]);
-    bool bad = ferror(f) != 0;
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return SL_ERR_IO;
-    }
-    return SL_OK;
-}
-
-static sl_status install(report_dir *d, const char *command, char *why, size_t size)
-{
-    if (!still_ours(d)) {
-        say(why, size, "'%s' was removed or replaced while the report ran; the report stays in %s", d->dir,
-            d->tmp);
-        return SL_ERR_IO;
-    }
-    name_list now = {0}, before = {0};
-    char marker[PATH_MAX + 32];
-    snprintf(marker, sizeof marker, "%s/" REPORT_MARKER, d->dir);
-    if (!staged_files(d->tmp, &now)) {
-        names_free(&now);
-        say(why, size, "cannot list the files of %s", d->tmp);
-        return SL_ERR_IO;
-    }
-    earlier_files(marker, &before);
-    sl_status st = SL_OK;
-    char src[PATH_MAX + 8];
-    snprintf(src, sizeof src, "%s/" SRC_DIR, d->dir);
-    struct stat sb;
-    for (size_t i = 0; i < now.count && st == SL_OK; i++) {
-        char from[2 * PATH_MAX], to[2 * PATH_MAX];
-        snprintf(from, sizeof from, "%s/%s", d->tmp, now.names[i]);
-        snprintf(to, sizeof to, "%s/%s", d->dir, now.names[i]);
-        if (strncmp(now.names[i], SRC_DIR "/", sizeof SRC_DIR) == 0 && mkdir(src, 0755) != 0 &&
-            (errno != EEXIST || lstat(src, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
-            say(why, size, "cannot make the folder %s: %s", src, errno == EEXIST ? "something else is there"
-                                                                                  : strerror(errno));
-            st = SL_ERR_IO;
-        } else if (rename(from, to) != 0) {
-            say(why, size, "cannot move %s into place: %s", to, strerror(errno));
-            st = SL_ERR_IO;
-        }
-    }
-    /* what the earlier report wrote and this one did not */
-    for (size_t i = 0; i < before.count && st == SL_OK; i++) {
-        char path[2 * PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", d->dir, before.names[i]);
-        if (!names_has(&now, before.names[i]) && lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-            unlink(path);
-    }
-    rmdir(src); /* only when empty */
-    if (st == SL_OK && write_marker(d, command, &now) != SL_OK) {
-        say(why, size, "cannot write %s: %s", marker, strerror(errno));
-        st = SL_ERR_IO;
-    }
-    names_free(&now);
-    names_free(&before);
-    if (st == SL_OK) {
-        char tsrc[PATH_MAX + 32];
-        snprintf(tsrc, sizeof tsrc, "%s/" SRC_DIR, d->tmp);
-        rmdir(tsrc);
-        rmdir(d->tmp);
-        unlink(d->lock);
-    }
-    return st;
-}
-
 sl_status report_dir_install(report_dir *d, const char *command, char *why, size_t size)
 {
     /* an interrupt now would leave half a report in DIR: it waits */
@@ -366,7 +201,11 @@ sl_status report_dir_install(report_dir *d, const char *command, char *why, size
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGHUP);
     sigprocmask(SIG_BLOCK, &block, &old);
-    sl_status st = install(d, command, why, size);
+    sl_status st = SL_ERR_IO;
+    if (!still_ours(d))
+        say(why, size, "'%s' was removed or replaced while the report ran; the report stays in %s", d->dir, d->tmp);
+    else
+        st = report_swap(d, command, why, size);
     report_dir_unguard();
     sigprocmask(SIG_SETMASK, &old, NULL);
     return st;

@@ -5,9 +5,12 @@
  *   claim    DIR is created when missing; DIR/.scanlab-report.lock (our pid)
  *            holds it for the whole run; sections write into the staging
  *            folder DIR.tmp-XXXXXX next to it.
- *   install  a complete report moves file by file into DIR; files that the
- *            earlier report listed in DIR/.scanlab-report and this one did
- *            not write are removed; nothing else in DIR is touched.
+ *   install  a complete report takes DIR's place whole, by one rename
+ *            that exchanges the staging folder and DIR (report_swap.h):
+ *            what DIR held that is not the earlier report's moves along
+ *            first; the regular files the earlier report listed in
+ *            DIR/.scanlab-report (plain names in DIR or in a real DIR/src,
+ *            nothing else) go with the earlier folder. No link is followed.
  *   release  after a failure: the staging folder stays (the incomplete
  *            report); DIR is left as it was (removed again only when this
  *            run created it and it is empty).
@@ -43,8 +46,8 @@ typedef struct {
  * written. */
 sl_status report_dir_claim(report_dir *d, const char *path, char *why, size_t why_size);
 
-/* Move the staged report into DIR (see above) and drop the claim. On
- * failure the staging folder keeps what was not moved. */
+/* Put the staged report in DIR's place (see above) and drop the claim.
+ * On failure DIR is as it was and the staging folder keeps the report. */
 sl_status report_dir_install(report_dir *d, const char *command, char *why, size_t why_size);
 
 /* Drop the claim after a failure, keeping the staging folder. */
