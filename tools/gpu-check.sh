@@ -26,6 +26,8 @@
 #                  issued, issue rate and stall reasons (tools/issue-profile.sh)
 #   gputests.log the test executables that exercise the GPU (sim against cuda
 #                bit for bit, bench --backend cuda, adversarial dispatch)
+#   simspeed.log the simulator's speed on this host's CPU, dialect and PTX
+#                paths (stage simspeed, not run by default)
 #   ptxisa.log   the PTX instruction test set run on this GPU
 #                (ptx-isa-h100.txt) against tests/ptx/isa/h100.txt, the
 #                results the simulator is checked against
@@ -41,8 +43,8 @@
 #
 #   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests ptxisa verify huge
 #                                     bench gpubench experiments sass cub report fidelity
-#                                     sanitize tune issue (default: build and all
-#                                     but prebuilt, tune and issue)
+#                                     sanitize tune issue simspeed (default: build and
+#                                     all but prebuilt, tune, issue and simspeed)
 #
 # Every command of the GPU stages runs under a time limit (`limit`), so no
 # stage can hang; a kernel's own waits give up with SL_ERR_TIMEOUT first.
@@ -130,6 +132,15 @@ do_ptxisa() {
         diff <(grep -v '^#' "$root/tests/ptx/isa/h100.txt") <(grep -v '^#' "$res") | cut -c1-240 | head -40
         [ "${PIPESTATUS[0]}" -eq 0 ]
     } >"$out/ptxisa.log" 2>&1
+}
+
+# The simulator's speed on this host's CPU, a quiet one: the block-level
+# Brent-Kung scan from its dialect build and from nvcc's PTX, one core.
+do_simspeed() {
+    {
+        echo "== SCANLAB_PTX_DIR=\$build/tests/ptx scanlab bench --backend sim --n 2^22 --repeat 3"
+        SCANLAB_PTX_DIR=$build/tests/ptx limit 400 "$build/scanlab" bench --backend sim --n 4194304 --repeat 3
+    } >"$out/simspeed.log" 2>&1
 }
 
 # compute-sanitizer over every kernel that runs on cuda: memcheck (device
@@ -385,6 +396,7 @@ for st in $stages; do
     prebuilt) stage prebuilt do_prebuilt || { status=1; break; } ;;
     gputests) stage gputests do_gputests || status=1 ;;
     ptxisa) stage ptxisa do_ptxisa || status=1 ;;
+    simspeed) stage simspeed do_simspeed || status=1 ;;
     sanitize) stage sanitize do_sanitize || status=1 ;;
     test) stage test do_test || status=1 ;;
     verify) stage verify do_verify || status=1 ;;
