@@ -665,7 +665,8 @@ static void exec_fence(pctx *c, ptx_insn *in)
         scope = MODEL_SCOPE_CTA;
     else if (in->scope == PTX_SCOPE_SYS)
         scope = MODEL_SCOPE_SYS;
-    model_fence(scope, site_of(c->m, in, c->t));
+    /* fence.sc and membar (fence.sc in PTX's terms) are totally ordered */
+    model_fence(scope | (in->sub != PTX_FENCE_ACQ_REL ? MODEL_FENCE_SC : 0), site_of(c->m, in, c->t));
 }
 
 static void exec_shfl(pctx *c, ptx_insn *in)

@@ -10,6 +10,7 @@ const cli_subcommand cli_subcommands[] = {
     {"accuracy", "float add-scans against the exact prefix sums: ulps and eta", cmd_accuracy},
     {"simulate", "run a GPU algorithm in the step-level simulator: work, steps, banks, races", cmd_simulate},
     {"deadlock", "search a kernel's block schedules under GPU progress models for a deadlock", cmd_deadlock},
+    {"litmus", "PTX litmus tests against the simulator's memory model: every allowed outcome", cmd_litmus},
     {"report", "write the HTML/Markdown report of every analysis (the main job)", cmd_report},
 };
 

@@ -13,6 +13,7 @@ int cmd_accuracy(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_deadlock(int argc, char **argv);
+int cmd_litmus(int argc, char **argv);
 
 typedef struct {
     const char *name;    /* "verify" */
