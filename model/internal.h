@@ -198,6 +198,9 @@ unsigned model_choose_value(unsigned n);
 sl_status model_run_chosen(unsigned nblocks, uint64_t *launch_steps, model_stats *s);
 /* sites.c */
 void model_site_intern(model_site *s);
+/* Takes a site out of the table before its memory is freed (a PTX
+ * module's sites, at unload), so that a later site never compares with it. */
+void model_site_forget(const model_site *s);
 const model_site *model_site_by_id(uint32_t id);
 model_site_stats *model_site_stats_of(model_stats *st, const model_site *s);
 

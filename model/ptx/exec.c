@@ -1098,8 +1098,12 @@ static void exec_free(ptx_module *m)
     for (unsigned i = 0; i < m->nsyms; i++)
         if (pm->addr[i])
             model_dev_free(pm->addr[i]);
-    for (size_t i = 0; i < pm->nsites; i++)
+    for (size_t i = 0; i < pm->nsites; i++) {
+        model_site_forget(pm->sites[i]);
         free(pm->sites[i]);
+    }
+    for (unsigned i = 0; pm->sym_site && i < m->nsyms; i++)
+        model_site_forget(&pm->sym_site[i]);
     for (size_t i = 0; i < pm->nwhat; i++)
         free(pm->what[i]);
     free(pm->sites);

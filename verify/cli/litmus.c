@@ -54,10 +54,6 @@ static void term_name(const lit_test *t, const lit_term *x, char *buf, size_t n)
 }
 
 /* ---- --observed: {"tests": [{"name": N, "runs": R, "outcomes": [{"state": "P0:r1=1 x=2", "count": C}]}]} */
-typedef struct {
-    char *text;
-} observed;
-
 static char *read_all(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -104,6 +100,14 @@ static const char *next_string(const char *p, const char *end, const char *key, 
     memcpy(buf, q + 1, (size_t)(e - q - 1));
     buf[e - q - 1] = 0;
     return e + 1;
+}
+
+/* The number after the ':' that follows a key at k (0 when there is none:
+ * a malformed file reads as no count rather than a crash). */
+static unsigned long long number_after(const char *k)
+{
+    const char *colon = strchr(k, ':');
+    return colon ? strtoull(colon + 1, NULL, 10) : 0;
 }
 
 /* Whether the model allows the observed state "P0:r1=1 x=2": it names
@@ -169,13 +173,13 @@ static long check_observed(const char *obs, const lit_test *t, const lit_result 
     const char *stop = strstr(at, "\"name\"");
     const char *rs = strstr(at, "\"runs\"");
     if (rs && (!stop || rs < stop))
-        *runs_out = strtoull(strchr(rs, ':') + 1, NULL, 10);
+        *runs_out = number_after(rs);
     long bad = 0;
     if (w)
         json_begin_array(w, "observed");
     for (const char *q = at; (q = next_string(q, stop, "state", buf, sizeof buf)) != NULL;) {
         const char *c = strstr(q, "\"count\"");
-        const unsigned long long count = c && (!stop || c < stop) ? strtoull(strchr(c, ':') + 1, NULL, 10) : 0;
+        const unsigned long long count = c && (!stop || c < stop) ? number_after(c) : 0;
         const int ok = allowed_state(t, r, buf);
         if (ok < 0)
             return -1;
@@ -279,7 +283,9 @@ int cmd_litmus(int argc, char **argv)
     const char *weaken = getenv("SCANLAB_TEST_WEAKEN_MODEL");
     unsigned wmask = 0;
     if (weaken && *weaken) {
-        wmask = strcmp(weaken, "fence") == 0 ? MODEL_WEAKEN_FENCE : strcmp(weaken, "scope") == 0 ? MODEL_WEAKEN_SCOPE : 0;
+        wmask = strcmp(weaken, "fence") == 0   ? MODEL_WEAKEN_FENCE
+                : strcmp(weaken, "scope") == 0 ? MODEL_WEAKEN_SCOPE
+                                               : 0;
         if (!wmask) {
             free(obs);
             return cli_usage_error("litmus: SCANLAB_TEST_WEAKEN_MODEL must be 'fence' or 'scope'");
