@@ -184,6 +184,7 @@ mrel model_hb_release(mthread *t, int kind)
     if (kind & MODEL_RELEASE) {
         r.p = model_pos(t);
         r.valid = 1;
+        r.own = 1;
         r.scope = (uint8_t)(kind & MODEL_KIND_SCOPED ? model_scope_of_kind(kind) : MODEL_SCOPE_GPU);
         t->seq++; /* what follows is after the release */
     } else if (t->fence.valid) {
@@ -199,7 +200,48 @@ mrel model_hb_release(mthread *t, int kind)
 static bool reaches(const mthread *t, const mrel *r)
 {
     return r->valid && r->p.tid != t->gtid &&
-           (r->scope != MODEL_SCOPE_CTA || (r->p.tid - 1) / model_L.nth == t->blk->lin);
+           (r->scope != MODEL_SCOPE_CTA || (r->p.tid - 1) / model_L.nth == t->blk->lin ||
+            (model_weaken & MODEL_WEAKEN_SCOPE));
+}
+
+/* The last fence.sc of each thread that issued one in this launch: the
+ * fences of a launch are in one total order (the order they run in), and
+ * each synchronises with every later one whose scope includes both
+ * threads (PTX's Fence-SC order). A thread's earlier fences are before its
+ * last in program order, so the last stands for all. */
+typedef struct {
+    mpos p;
+    int scope;
+} mscfence;
+static mscfence *scf;
+static size_t nscf, capscf;
+
+static void fence_sc(mthread *t, const mpos *here, int scope)
+{
+    size_t mine = nscf;
+    for (size_t k = 0; k < nscf; k++) {
+        const mscfence *f = &scf[k];
+        if (f->p.tid == t->gtid) {
+            mine = k;
+            continue;
+        }
+        const bool same_block = (f->p.tid - 1) / model_L.nth == t->blk->lin;
+        if ((f->scope == MODEL_SCOPE_CTA || scope == MODEL_SCOPE_CTA) && !same_block)
+            continue;
+        add_record(here, &f->p);
+    }
+    if (mine == nscf) {
+        if (nscf == capscf) {
+            size_t cap = capscf ? 2 * capscf : 16;
+            mscfence *n = realloc(scf, cap * sizeof *n);
+            if (!n)
+                return; /* a missing edge can only add a report */
+            scf = n;
+            capscf = cap;
+        }
+        nscf++;
+    }
+    scf[mine] = (mscfence){*here, scope};
 }
 
 void model_hb_read(mthread *t, int kind, const mrel *r)
@@ -212,6 +254,11 @@ void model_hb_read(mthread *t, int kind, const mrel *r)
     if (!(kind & MODEL_ATOMIC) && r->clock > now)
         t->wait += r->clock - now;
     if (!reaches(t, r))
+        return;
+    /* a block-scope load of another block's store is not morally strong:
+     * it synchronises with nothing */
+    if ((kind & MODEL_KIND_SCOPED) && model_scope_of_kind(kind) == MODEL_SCOPE_CTA &&
+        (r->p.tid - 1) / model_L.nth != t->blk->lin && !(model_weaken & MODEL_WEAKEN_SCOPE))
         return;
     if (kind & (MODEL_ACQUIRE)) {
         t->seq++;
@@ -240,10 +287,14 @@ void model_hb_read(mthread *t, int kind, const mrel *r)
 
 void model_hb_fence(mthread *t, int scope)
 {
-    if (!model_L.ordering)
+    if (!model_L.ordering || (model_weaken & MODEL_WEAKEN_FENCE))
         return;
+    const bool sc = (scope & MODEL_FENCE_SC) != 0;
+    scope = (model_weaken & MODEL_WEAKEN_SCOPE) ? MODEL_SCOPE_SYS : scope & 3;
     t->seq++;
     const mpos here = model_pos(t);
+    if (sc)
+        fence_sc(t, &here, scope);
     for (unsigned k = 0; k < t->npending; k++) {
         const mrel *q = &t->pending[k];
         /* a block-scope fence synchronises within the block only */
@@ -266,4 +317,5 @@ void model_hb_reset(void)
     }
     table_used = 0;
     query = 0;
+    nscf = 0;
 }

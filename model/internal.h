@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "model/choice.h"
 #include "model/fiber.h"
 #include "model/model.h"
 
@@ -28,6 +29,7 @@ typedef struct {
 typedef struct {
     mpos p;
     uint8_t valid, scope;
+    uint8_t own; /* the release is the store that carries it (st.release): the store stands at p */
     uint64_t clock;
 } mrel;
 
@@ -192,8 +194,22 @@ uint64_t model_rand(void);
 /* A random number below n (n > 0). */
 uint64_t model_rand_below(uint64_t n);
 
+/* choice.c: the chooser that answers every choice (model/choice.h), or
+ * NULL; MODEL_WEAKEN_* of a deliberately wrong model (tests only). */
+extern const model_chooser *model_chooser_now;
+extern unsigned model_weaken;
+/* Tells the chooser the running thread t performed an event. */
+void model_choice_event(const mthread *t, uintptr_t addr, int what);
+/* Which of n allowed stores a strong load returns: the chooser's answer,
+ * else random (an answer to stop ends the launch). */
+unsigned model_choose_value(unsigned n);
+/* The grid of the current launch, one chosen thread a turn. */
+sl_status model_run_chosen(unsigned nblocks, uint64_t *launch_steps, model_stats *s);
 /* sites.c */
 void model_site_intern(model_site *s);
+/* Takes a site out of the table before its memory is freed (a PTX
+ * module's sites, at unload), so that a later site never compares with it. */
+void model_site_forget(const model_site *s);
 const model_site *model_site_by_id(uint32_t id);
 model_site_stats *model_site_stats_of(model_stats *st, const model_site *s);
 

@@ -532,6 +532,8 @@ void *model_access(const void *base, long long i, size_t size, int kind, model_s
             model_preempt(t, false, site); /* every store is a point where other blocks may run */
         }
     }
+    if (model_chooser_now)
+        model_choice_event(t, p, kind & MODEL_WR ? MODEL_EV_WRITE : MODEL_EV_READ);
     if (model_L.accounting)
         trace_push(t, site, p);
     return (void *)p;
@@ -546,6 +548,8 @@ void model_load(const void *base, long long i, size_t size, int kind, model_site
     spin_point(t, p, site);
     if (model_L.abort)
         return;
+    if (model_chooser_now)
+        model_choice_event(t, p, MODEL_EV_READ);
     if (!a->shared)
         model_L.stats->global_polls++;
     mrel rel;
@@ -577,6 +581,8 @@ void model_store(void *base, long long i, size_t size, int kind, model_site *sit
         model_preempt(t, true, site);
     if (model_L.abort)
         return;
+    if (model_chooser_now)
+        model_choice_event(t, p, MODEL_EV_WRITE);
     unsigned char old[16];
     memcpy(old, (const void *)p, size < sizeof old ? size : sizeof old);
     memcpy((void *)p, v, size);
@@ -698,7 +704,7 @@ static uint64_t sext(uint64_t v, size_t size)
  * release it carries (rel_kind: MODEL_ATOMIC, with MODEL_RELEASE and a
  * scope where it is one) and the location's store history. */
 static void rmw_store(mthread *t, const malloc_t *al, void *p, uintptr_t addr, size_t size, uint64_t old,
-                      uint64_t nv, int rel_kind)
+                      uint64_t nv, int rel_kind, const mrel *seen)
 {
     model_L.progress++;
     unsigned char ob[8], nb[8];
@@ -711,7 +717,15 @@ static void rmw_store(mthread *t, const malloc_t *al, void *p, uintptr_t addr, s
         memcpy(nb, &nv, 8);
     }
     memcpy(p, nb, size);
-    const mrel rel = model_hb_release(t, rel_kind);
+    mrel rel = model_hb_release(t, rel_kind);
+    if (!rel.valid && seen->valid) {
+        /* a read-modify-write that releases nothing passes on the release
+         * of the store it read: an acquire that reads it synchronises with
+         * that release (PTX's observation order through RMW chains) */
+        rel.p = seen->p;
+        rel.scope = seen->scope;
+        rel.valid = 1;
+    }
     if (!al->shared)
         model_weak_store(t, addr, size, ob, nb, &rel);
 }
@@ -773,6 +787,8 @@ uint64_t model_rmw(void *p, size_t size, int kind, model_rmw_fn new_value, const
     spin_point(t, addr, site);
     if (model_L.abort)
         return 0;
+    if (model_chooser_now)
+        model_choice_event(t, addr, MODEL_EV_WRITE);
     const int scope = model_scope_of_kind(kind);
     /* a read-modify-write reads the newest value of the location */
     const uint64_t old = load_bits(p, size);
@@ -786,12 +802,14 @@ uint64_t model_rmw(void *p, size_t size, int kind, model_rmw_fn new_value, const
         model_shadow_catch_up(t);
         model_shadow_access(t, addr, (uint32_t)size, akind, scope, site);
     }
+    mrel seen;
+    memset(&seen, 0, sizeof seen);
     if (!al->shared) {
-        const mrel seen = model_weak_newest(t, addr, size);
+        seen = model_weak_newest(t, addr, size);
         model_hb_read(t, MODEL_ATOMIC | (kind & MODEL_ACQUIRE), &seen);
     }
     if (writes)
-        rmw_store(t, al, p, addr, size, old, nv, kind); /* a release if kind says so, of its scope */
+        rmw_store(t, al, p, addr, size, old, nv, kind, &seen); /* a release if kind says so, of its scope */
     return old;
 }
 

@@ -77,6 +77,10 @@ enum {
 #define MODEL_STRONG (MODEL_VOL | MODEL_ATOMIC | MODEL_RELAXED | MODEL_ACQUIRE | MODEL_RELEASE)
 /* Scopes of fences and strong accesses. */
 enum { MODEL_SCOPE_CTA, MODEL_SCOPE_GPU, MODEL_SCOPE_SYS };
+/* Or'ed into model_fence's scope: a fence.sc, whose fences of one scope
+ * are totally ordered (each synchronises with the later ones); without
+ * it a fence has acquire and release semantics only. */
+#define MODEL_FENCE_SC 4
 /* A strong access's scope, in its kind: the dialect's accesses carry none
  * (volatile is of system scope, the others of GPU scope); PTX's carry the
  * scope they name (ld.relaxed.cta, atom.sys, ...). */

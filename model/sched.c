@@ -242,6 +242,8 @@ void model_syncthreads(model_site *site)
         model_L.stats->lane_ops++;
     t->state = TS_BAR;
     t->park_site = site;
+    if (model_chooser_now)
+        model_choice_event(t, (uintptr_t)b, MODEL_EV_BARRIER);
     b->nbar++;
     if (!b->bar_first)
         b->bar_first = t;
@@ -299,6 +301,8 @@ void model_fence(int scope, model_site *site)
     if (__builtin_expect(site->id == 0, 0))
         model_site_intern(site);
     model_shadow_catch_up(t);
+    if (model_chooser_now && (scope & MODEL_FENCE_SC))
+        model_choice_event(t, 0, MODEL_EV_FENCE_SC);
     model_hb_fence(t, scope);
     if (model_L.accounting)
         model_L.stats->lane_ops++;
@@ -974,7 +978,12 @@ unsigned model_fixed_grid(unsigned blocks)
     return blocks;
 }
 
-uint64_t model_rand_below(uint64_t n) { return model_rand() % n; }
+uint64_t model_rand_below(uint64_t n)
+{
+    /* a chooser runs one thread a turn: lane, warp and dispatch orders
+     * are fixed (model/choice.h) */
+    return model_chooser_now ? 0 : model_rand() % n;
+}
 
 static void fill_order(unsigned *order, unsigned n, const model_config *c)
 {
@@ -1082,7 +1091,7 @@ static sl_status ensure_slots(unsigned n, unsigned nth)
  * counted. Returns whether it finished. */
 bool model_take_turn(mblock *b, uint64_t *launch_steps, model_stats *s)
 {
-    if (b->nspin) {
+    if (b->nspin && !model_chooser_now) { /* a chooser wakes the one thread it picked */
         for (unsigned k = 0; k < b->nth; k++)
             if (b->th[k].state == TS_SPIN || b->th[k].state == TS_YIELD)
                 b->th[k].state = TS_READY;
@@ -1348,8 +1357,11 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
                 block_retire(&slots[i].b);
             st = model_search_grid((unsigned)nb, nres, &steps, s);
         } else {
-            st = model_L.explore ? run_grid_explored(order, (unsigned)nb, nres, &steps, s)
-                                 : run_grid(order, (unsigned)nb, nres, &steps, s);
+            if (model_L.explore && model_chooser_now)
+                st = nres == nb ? model_run_chosen((unsigned)nb, &steps, s) : SL_ERR_ARG;
+            else
+                st = model_L.explore ? run_grid_explored(order, (unsigned)nb, nres, &steps, s)
+                                     : run_grid(order, (unsigned)nb, nres, &steps, s);
         }
     }
     free(order);

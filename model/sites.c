@@ -20,7 +20,7 @@ void model_site_intern(model_site *s)
     /* template instantiations repeat a site once per (type, operator):
      * they share one id */
     for (size_t i = 1; i <= nsites; i++)
-        if (same_site(by_id[i], s)) {
+        if (by_id[i] && same_site(by_id[i], s)) {
             s->id = (int)i;
             return;
         }
@@ -34,6 +34,14 @@ void model_site_intern(model_site *s)
     }
     by_id[++nsites] = s;
     s->id = (int)nsites;
+}
+
+void model_site_forget(const model_site *s)
+{
+    /* the id is not given again: findings and statistics made while the
+     * site lived may still carry it, and then read as no site */
+    if (s->id >= 1 && (size_t)s->id <= nsites && by_id[s->id] == s)
+        by_id[s->id] = NULL;
 }
 
 const model_site *model_site_by_id(uint32_t id)

@@ -142,7 +142,9 @@ void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, con
     mstore st;
     memset(&st, 0, sizeof st);
     memcpy(st.val, v, size);
-    st.writer = model_pos(t);
+    /* a release store stands where its release does, so that what
+     * acquires through a chain from it is after the store itself */
+    st.writer = rel->own ? rel->p : model_pos(t);
     st.rel = *rel;
     append(h, &st);
     mfloor *f = floor_of(t, p, true);
@@ -201,7 +203,7 @@ mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out)
             }
         const bool polling = t->stale_addr == p;
         if (lo < h->n - 1 && !(polling && t->stale_run >= MAX_STALE_RUN))
-            pick = lo + (unsigned)model_rand_below(h->n - lo);
+            pick = lo + model_choose_value(h->n - lo);
         if (pick < h->n - 1) {
             t->stale_run = polling ? t->stale_run + 1 : 1;
             t->stale_addr = p;

@@ -669,7 +669,8 @@ static void exec_fence(pctx *c, ptx_insn *in)
         scope = MODEL_SCOPE_CTA;
     else if (in->scope == PTX_SCOPE_SYS)
         scope = MODEL_SCOPE_SYS;
-    model_fence(scope, site_of(c->m, in, c->t));
+    /* fence.sc and membar (fence.sc in PTX's terms) are totally ordered */
+    model_fence(scope | (in->sub != PTX_FENCE_ACQ_REL ? MODEL_FENCE_SC : 0), site_of(c->m, in, c->t));
 }
 
 static void exec_shfl(pctx *c, ptx_insn *in)
@@ -1203,8 +1204,12 @@ static void exec_free(ptx_module *m)
     for (unsigned i = 0; i < m->nsyms; i++)
         if (pm->addr[i])
             model_dev_free(pm->addr[i]);
-    for (size_t i = 0; i < pm->nsites; i++)
+    for (size_t i = 0; i < pm->nsites; i++) {
+        model_site_forget(pm->sites[i]);
         free(pm->sites[i]);
+    }
+    for (unsigned i = 0; pm->sym_site && i < m->nsyms; i++)
+        model_site_forget(&pm->sym_site[i]);
     for (size_t i = 0; i < pm->nwhat; i++)
         free(pm->what[i]);
     for (unsigned f = 0; pm->hot && f < m->nfuncs; f++)

@@ -11,6 +11,7 @@ const cli_subcommand cli_subcommands[] = {
     {"simulate", "run a GPU algorithm in the step-level simulator: work, steps, banks, races", cmd_simulate},
     {"deadlock", "search a kernel's block schedules under GPU progress models for a deadlock", cmd_deadlock},
     {"run", "run an unchanged nvcc-built program with every launch on the simulator", cmd_run},
+    {"litmus", "PTX litmus tests against the simulator's memory model: every allowed outcome", cmd_litmus},
     {"report", "write the HTML/Markdown report of every analysis (the main job)", cmd_report},
 };
 

@@ -17,6 +17,7 @@ int cmd_run(int argc, char **argv);
 /* scanlab deadlock -- PROGRAM: cmd_deadlock hands a command line with a
  * program to it. */
 int cmd_run_deadlock(int argc, char **argv);
+int cmd_litmus(int argc, char **argv);
 
 typedef struct {
     const char *name;    /* "verify" */

@@ -55,7 +55,7 @@ static sl_status parse_list(const char *what, const char *s, const char *const *
     strcpy(buf, s);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int v = 0;
+        int v = 0; /* set by parse_name whenever it returns SL_OK */
         sl_status st = parse_name(what, tok, names, count, &v, why, size);
         if (st != SL_OK)
             return st;

@@ -1,0 +1,120 @@
+/* Litmus tests in the herd/Dat3M PTX format (docs/memory-model.md,
+ * "Litmus tests"): a few threads, each a column of PTX instructions and a
+ * placement (P0@cta 0,gpu 0), an initial state, and a final condition.
+ * A test becomes a tiny PTX kernel whose threads sit in the blocks the
+ * header names; the explorer enumerates every execution the simulator's
+ * memory model allows and collects the final states. */
+#ifndef SCANLAB_LITMUS_H
+#define SCANLAB_LITMUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define LIT_MAX_THREADS 8
+#define LIT_MAX_LOCS 16
+#define LIT_MAX_REGS 16   /* per thread */
+#define LIT_MAX_INSNS 64  /* per thread */
+#define LIT_MAX_NODES 256 /* nodes of the condition */
+
+typedef enum { LIT_EXISTS, LIT_NOT_EXISTS, LIT_FORALL } lit_quant;
+
+/* A term of the condition: a thread's register, a location, a constant. */
+typedef struct {
+    enum { LIT_T_REG, LIT_T_LOC, LIT_T_CONST } kind;
+    int thread, index; /* register: thread and its register index; location: its index */
+    int64_t value;
+} lit_term;
+
+typedef struct {
+    enum { LIT_C_TRUE, LIT_C_EQ, LIT_C_NE, LIT_C_NOT, LIT_C_AND, LIT_C_OR } op;
+    int a, b;          /* children (node indices) of NOT, AND, OR */
+    lit_term l, r;     /* EQ, NE */
+} lit_node;
+
+typedef struct {
+    char name[64];
+    unsigned cta, gpu;      /* as the header says */
+    unsigned block, lane;   /* where the kernel runs it */
+    unsigned ninsns;
+    char *insn[LIT_MAX_INSNS]; /* the column's cells, trimmed, empty ones left out */
+    unsigned nregs;
+    char reg[LIT_MAX_REGS][16];
+    int64_t reg_init[LIT_MAX_REGS];
+} lit_thread;
+
+typedef struct {
+    char name[96];
+    char path[512];
+    unsigned nthreads;
+    lit_thread th[LIT_MAX_THREADS];
+    unsigned nblocks, block_threads; /* the grid: blocks, and threads per block (the largest CTA) */
+    unsigned nlocs;
+    char loc[LIT_MAX_LOCS][32];
+    int64_t loc_init[LIT_MAX_LOCS];
+    lit_quant quant;
+    lit_node node[LIT_MAX_NODES];
+    unsigned nnodes, root;
+    /* what the condition names, in the order it first names them */
+    lit_term named[LIT_MAX_NODES];
+    unsigned nnamed;
+    /* non-empty: what the test uses that the simulator does not model
+     * (proxies, textures, surfaces, several GPUs...); never answered */
+    char unsupported[160];
+    int barrier_id; /* the id of the test's bar.sync, -1 when none (set by lit_ptx) */
+} lit_test;
+
+/* Parses a test from text (path names it in messages). Returns 0, or -1
+ * with one "path:line: message" in err (a file that is not a test). A
+ * test that parses but uses what is not modelled returns 0 with
+ * t->unsupported set. */
+int lit_parse(const char *text, const char *path, lit_test *t, char *err, size_t errlen);
+int lit_parse_file(const char *path, lit_test *t, char *err, size_t errlen);
+void lit_free(lit_test *t);
+
+/* A location or register by name: its index, or -1 (create: added). */
+int lit_loc_index(lit_test *t, const char *name, bool create);
+int lit_reg_index(lit_thread *th, const char *name, bool create);
+
+/* The kernel of the test as PTX text (malloc'ed), entry "litmus", params
+ * (u64 mem, u64 out): location i at mem + 4 i, each thread's private word
+ * after them, thread k's register j stored at out + 4 (k LIT_MAX_REGS + j).
+ * NULL with a message in err when an instruction cannot be translated
+ * (t->unsupported is set then). */
+char *lit_ptx(lit_test *t, char *err, size_t errlen);
+/* The value of the condition's body on a final state. */
+bool lit_eval(const lit_test *t, const int64_t *regs /* [thread][LIT_MAX_REGS] */, const int64_t *locs);
+
+/* ---- the explorer (explore.c) ---- */
+/* One final state: the values of what the condition names (t->named),
+ * how many executions end in it, and whether the condition's body holds. */
+typedef struct {
+    int64_t v[LIT_MAX_NODES];
+    uint64_t count;
+    bool sat;
+} lit_outcome;
+
+typedef struct {
+    lit_outcome *out;
+    unsigned nout, capout;
+    uint64_t executions; /* complete executions, each counted in one outcome */
+    uint64_t pruned;     /* paths cut as equivalent to one explored (sleep sets) */
+    uint64_t bounded;    /* executions cut at the bound on turns (loops) */
+    uint64_t stuck;      /* executions that stopped on a finding or with threads that cannot go on */
+    uint64_t racy;       /* executions with a data race */
+    char finding[400];   /* the first finding's text */
+    bool exists;         /* some complete execution satisfies the body */
+    bool all;            /* every complete execution satisfies it */
+    double seconds;
+} lit_result;
+
+/* Runs every execution of t that the simulator's memory model allows (by
+ * replay, one thread a turn, with sleep sets so that executions that
+ * differ only in the order of independent events run once), at most
+ * max_turns turns each. Returns 0, or -1 with a message in err (the
+ * kernel could not be made or launched). */
+int lit_explore(lit_test *t, unsigned max_turns, lit_result *r, char *err, size_t errlen);
+void lit_result_free(lit_result *r);
+
+#endif

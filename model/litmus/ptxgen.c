@@ -1,0 +1,417 @@
+/* A litmus test as a PTX kernel. Each thread's column becomes a branch of
+ * one entry, taken by the thread at its block and lane; herd's shorthand
+ * (ld.weak r, x; st.relaxed.gpu x, 1; atom.acq_rel.gpu.add r, x, 1;
+ * bne r, 1, L; goto L; ld r, 1 for a move) becomes real PTX on .global
+ * u32 words. Each thread starts with a relaxed load of a word of its own:
+ * a point where other threads may run before its first event, which the
+ * explorer needs (model/choice.h), and which orders nothing. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/litmus/litmus.h"
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    bool oom;
+} sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->buf ? b->buf + b->len : NULL, b->buf ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = true;
+            return;
+        }
+        if (b->buf && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
+        char *nb = realloc(b->buf, cap);
+        if (!nb) {
+            b->oom = true;
+            return;
+        }
+        b->buf = nb;
+        b->cap = cap;
+    }
+}
+
+/* Splits "op a, b, c" into the mnemonic's dot-parts and operands. */
+typedef struct {
+    char parts[8][24];
+    unsigned nparts;
+    char ops[4][40];
+    unsigned nops;
+} insn_words;
+
+static bool split(const char *s, insn_words *w)
+{
+    memset(w, 0, sizeof *w);
+    const char *p = s;
+    size_t n = 0;
+    while (p[n] && !isspace((unsigned char)p[n]))
+        n++;
+    char mn[96];
+    if (n >= sizeof mn)
+        return false;
+    memcpy(mn, p, n);
+    mn[n] = 0;
+    for (char *tok = strtok(mn, "."); tok; tok = strtok(NULL, ".")) {
+        if (w->nparts == 8 || strlen(tok) >= sizeof w->parts[0])
+            return false;
+        snprintf(w->parts[w->nparts++], sizeof w->parts[0], "%s", tok);
+    }
+    p += n;
+    while (*p) {
+        while (isspace((unsigned char)*p) || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        size_t m = 0;
+        while (p[m] && p[m] != ',')
+            m++;
+        size_t e = m;
+        while (e > 0 && isspace((unsigned char)p[e - 1]))
+            e--;
+        if (w->nops == 4 || e >= sizeof w->ops[0])
+            return false;
+        memcpy(w->ops[w->nops], p, e);
+        w->ops[w->nops][e] = 0;
+        w->nops++;
+        p += m;
+    }
+    return true;
+}
+
+static bool has(const insn_words *w, const char *part)
+{
+    for (unsigned k = 1; k < w->nparts; k++)
+        if (strcmp(w->parts[k], part) == 0)
+            return true;
+    return false;
+}
+
+static const char *scope_of(const insn_words *w)
+{
+    if (has(w, "cta"))
+        return "cta";
+    if (has(w, "sys"))
+        return "sys";
+    if (has(w, "gpu"))
+        return "gpu";
+    return NULL;
+}
+
+static const char *sem_of(const insn_words *w)
+{
+    static const char *const sems[] = {"weak", "volatile", "relaxed", "acquire", "release", "acq_rel", "sc"};
+    for (size_t k = 0; k < sizeof sems / sizeof sems[0]; k++)
+        if (has(w, sems[k]))
+            return sems[k];
+    return NULL;
+}
+
+typedef struct {
+    lit_test *t;
+    unsigned k; /* thread */
+    sbuf *b;
+    char *err;
+    size_t errlen;
+} gen;
+
+static int unsupported(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int unsupported(gen *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->t->unsupported, sizeof g->t->unsupported, fmt, ap);
+    va_end(ap);
+    snprintf(g->err, g->errlen, "%s: %s", g->t->path, g->t->unsupported);
+    return -1;
+}
+
+/* An operand as PTX: a register %v<k>, or an immediate. */
+static int value(gen *g, const char *op, char *out, size_t n)
+{
+    lit_thread *th = &g->t->th[g->k];
+    int r = lit_reg_index(th, op, false);
+    if (r >= 0) {
+        snprintf(out, n, "%%v%u", g->k * LIT_MAX_REGS + (unsigned)r);
+        return 0;
+    }
+    char *end;
+    long long v = strtoll(op, &end, 0);
+    if (end != op && *end == 0) {
+        snprintf(out, n, "%lld", v);
+        return 0;
+    }
+    return unsupported(g, "operand '%s' of thread P%u is neither a register nor a number", op, g->k);
+}
+
+static int reg(gen *g, const char *op, char *out, size_t n)
+{
+    int r = lit_reg_index(&g->t->th[g->k], op, false);
+    if (r < 0)
+        return unsupported(g, "'%s' of thread P%u is not a register", op, g->k);
+    snprintf(out, n, "%%v%u", g->k * LIT_MAX_REGS + (unsigned)r);
+    return 0;
+}
+
+static int addr(gen *g, const char *op, char *out, size_t n)
+{
+    char name[40];
+    snprintf(name, sizeof name, "%s", op);
+    char *nm = name;
+    if (nm[0] == '[') {
+        nm++;
+        char *rb = strchr(nm, ']');
+        if (rb)
+            *rb = 0;
+    }
+    int l = lit_loc_index(g->t, nm, false);
+    if (l < 0)
+        return unsupported(g, "'%s' of thread P%u is not a location", op, g->k);
+    snprintf(out, n, "[%%base+%d]", 4 * l);
+    return 0;
+}
+
+/* ld / st / atom / red qualifiers: ".sem.scope" in PTX's order; weak is
+ * PTX's default (no qualifier). */
+static int qual(gen *g, const insn_words *w, bool rmw, char *out, size_t n)
+{
+    const char *sem = sem_of(w), *scope = scope_of(w);
+    if (sem && strcmp(sem, "sc") == 0)
+        return unsupported(g, "'%s' semantics on a memory access", sem);
+    if (!sem || strcmp(sem, "weak") == 0) {
+        if (rmw) { /* atom without semantics: relaxed */
+            snprintf(out, n, ".relaxed.%s", scope ? scope : "gpu");
+            return 0;
+        }
+        if (scope)
+            return unsupported(g, "a weak access with a scope");
+        out[0] = 0;
+        return 0;
+    }
+    if (strcmp(sem, "volatile") == 0) {
+        snprintf(out, n, ".volatile");
+        return 0;
+    }
+    snprintf(out, n, ".%s.%s", sem, scope ? scope : "gpu");
+    return 0;
+}
+
+static const char *atom_op(const insn_words *w, bool *negate)
+{
+    static const struct {
+        const char *herd, *ptx;
+    } ops[] = {{"add", "add.u32"}, {"plus", "add.u32"}, {"sub", "add.u32"},  {"minus", "add.u32"},
+               {"exch", "exch.b32"}, {"cas", "cas.b32"},  {"and", "and.b32"},  {"or", "or.b32"},
+               {"xor", "xor.b32"},  {"inc", "inc.u32"},  {"dec", "dec.u32"},  {"max", "max.s32"},
+               {"min", "min.s32"}};
+    const char *last = w->parts[w->nparts - 1];
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (strcmp(last, ops[k].herd) == 0) {
+            *negate = strcmp(last, "sub") == 0 || strcmp(last, "minus") == 0;
+            return ops[k].ptx;
+        }
+    return NULL;
+}
+
+static int negated(gen *g, const char *v, char *out, size_t n)
+{
+    if (v[0] == '%') { /* a register: negate it into a scratch register */
+        put(g->b, "    neg.s32 %%x, %s;\n", v);
+        snprintf(out, n, "%%x");
+    } else {
+        snprintf(out, n, "%lld", -strtoll(v, NULL, 0));
+    }
+    (void)g;
+    return 0;
+}
+
+static int translate(gen *g, const char *s)
+{
+    sbuf *b = g->b;
+    const size_t len = strlen(s);
+    if (len && s[len - 1] == ':') {
+        put(b, "L%u_%.*s:\n", g->k, (int)(len - 1), s);
+        return 0;
+    }
+    insn_words w;
+    if (!split(s, &w) || w.nparts == 0)
+        return unsupported(g, "cannot read instruction '%s'", s);
+    const char *op = w.parts[0];
+    char a[48], v[48], v2[48], q[32];
+    if (strcmp(op, "ld") == 0) {
+        if (w.nops != 2 || reg(g, w.ops[0], a, sizeof a) < 0)
+            return unsupported(g, "ld needs 'ld r, x'");
+        if (lit_loc_index(g->t, w.ops[1], false) < 0 && w.ops[1][0] != '[') { /* ld r, 1: a move */
+            if (value(g, w.ops[1], v, sizeof v) < 0)
+                return -1;
+            put(b, "    mov.u32 %s, %s;\n", a, v);
+            return 0;
+        }
+        if (qual(g, &w, false, q, sizeof q) < 0 || addr(g, w.ops[1], v, sizeof v) < 0)
+            return -1;
+        put(b, "    ld%s.global.u32 %s, %s;\n", q, a, v);
+        return 0;
+    }
+    if (strcmp(op, "st") == 0) {
+        if (w.nops != 2 || addr(g, w.ops[0], a, sizeof a) < 0 || value(g, w.ops[1], v, sizeof v) < 0 ||
+            qual(g, &w, false, q, sizeof q) < 0)
+            return g->t->unsupported[0] ? -1 : unsupported(g, "st needs 'st x, v'");
+        put(b, "    st%s.global.u32 %s, %s;\n", q, a, v);
+        return 0;
+    }
+    if (strcmp(op, "atom") == 0 || strcmp(op, "red") == 0) {
+        const bool red = op[0] == 'r';
+        bool neg = false;
+        const char *pop = atom_op(&w, &neg);
+        if (!pop)
+            return unsupported(g, "atomic operation '%s'", s);
+        const bool cas = strncmp(pop, "cas", 3) == 0;
+        const unsigned want = (red ? 2u : 3u) + (cas ? 1u : 0u);
+        if (w.nops != want || (red && cas))
+            return unsupported(g, "'%s' has %u operands", s, w.nops);
+        const unsigned o = red ? 0 : 1;
+        if ((!red && reg(g, w.ops[0], a, sizeof a) < 0) || addr(g, w.ops[o], v2, sizeof v2) < 0 ||
+            qual(g, &w, true, q, sizeof q) < 0 || value(g, w.ops[o + 1], v, sizeof v) < 0)
+            return -1;
+        if (neg)
+            negated(g, v, v, sizeof v);
+        if (cas) {
+            char v3[48];
+            if (value(g, w.ops[o + 2], v3, sizeof v3) < 0)
+                return -1;
+            put(b, "    atom%s.global.%s %s, %s, %s, %s;\n", q, pop, a, v2, v, v3);
+        } else if (red) {
+            put(b, "    red%s.global.%s %s, %s;\n", q, pop, v2, v);
+        } else {
+            put(b, "    atom%s.global.%s %s, %s, %s;\n", q, pop, a, v2, v);
+        }
+        return 0;
+    }
+    if (strcmp(op, "fence") == 0) {
+        const char *sem = sem_of(&w), *scope = scope_of(&w);
+        if (!sem || (strcmp(sem, "sc") != 0 && strcmp(sem, "acq_rel") != 0) || !scope || w.nops)
+            return unsupported(g, "fence '%s' (proxy fences are not modelled)", s);
+        put(b, "    fence.%s.%s;\n", sem, scope);
+        return 0;
+    }
+    if (strcmp(op, "membar") == 0 && w.nparts == 2 && w.nops == 0) {
+        put(b, "    membar.%s;\n", w.parts[1]);
+        return 0;
+    }
+    if (strcmp(op, "bar") == 0 || strcmp(op, "barrier") == 0) {
+        /* bar.cta.sync N, bar.sync N, barrier.sync N: every thread of the
+         * CTA (the test's threads placed there) */
+        if (!has(&w, "sync") || w.nops != 1)
+            return unsupported(g, "barrier '%s' (only bar.sync with an id and no count)", s);
+        char *end;
+        long id = strtol(w.ops[0], &end, 0);
+        if (*end || id < 0 || id > 15)
+            return unsupported(g, "barrier '%s' (a barrier id in a register)", s);
+        /* every thread of the CTA at one site: the simulator takes
+         * threads waiting at different sites for barrier divergence */
+        if (g->t->barrier_id >= 0 && g->t->barrier_id != id)
+            return unsupported(g, "barriers with different ids in one test");
+        g->t->barrier_id = (int)id;
+        put(b, "    call litmus_bar;\n");
+        return 0;
+    }
+    if (strcmp(op, "goto") == 0 && w.nops == 1) {
+        put(b, "    bra.uni L%u_%s;\n", g->k, w.ops[0]);
+        return 0;
+    }
+    if ((strcmp(op, "bne") == 0 || strcmp(op, "beq") == 0) && w.nops == 3) {
+        if (value(g, w.ops[0], a, sizeof a) < 0 || value(g, w.ops[1], v, sizeof v) < 0)
+            return -1;
+        if (a[0] != '%') { /* setp's first operand must be a register */
+            put(b, "    mov.u32 %%x, %s;\n", a);
+            snprintf(a, sizeof a, "%%x");
+        }
+        put(b, "    setp.%s.s32 %%p, %s, %s;\n", op[1] == 'n' ? "ne" : "eq", a, v);
+        put(b, "    @%%p bra L%u_%s;\n", g->k, w.ops[2]);
+        return 0;
+    }
+    static const char *const alu[] = {"add", "sub", "and", "or", "xor", "mov"};
+    for (size_t k = 0; k < sizeof alu / sizeof alu[0]; k++)
+        if (strcmp(op, alu[k]) == 0) {
+            const bool mov = k == 5;
+            if (w.nops != (mov ? 2u : 3u) || reg(g, w.ops[0], a, sizeof a) < 0 ||
+                value(g, w.ops[1], v, sizeof v) < 0 || (!mov && value(g, w.ops[2], v2, sizeof v2) < 0))
+                return g->t->unsupported[0] ? -1 : unsupported(g, "'%s'", s);
+            if (mov)
+                put(b, "    mov.u32 %s, %s;\n", a, v);
+            else
+                put(b, "    %s.%s %s, %s, %s;\n", alu[k], k < 2 ? "s32" : "b32", a, v, v2);
+            return 0;
+        }
+    return unsupported(g, "instruction '%s' (proxies, textures, surfaces and named barriers with a count "
+                          "are not modelled)", s);
+}
+
+char *lit_ptx(lit_test *t, char *err, size_t errlen)
+{
+    sbuf b = {0};
+    t->barrier_id = -1;
+    put(&b, ".version 8.0\n.target sm_90\n.address_size 64\n\n");
+    const size_t func_at = b.len;
+    put(&b, ".visible .entry litmus(.param .u64 p_mem, .param .u64 p_out)\n{\n");
+    put(&b, "    .reg .pred %%p, %%q;\n    .reg .b32 %%x, %%tid, %%cta, %%own;\n");
+    put(&b, "    .reg .b32 %%v<%u>;\n", LIT_MAX_THREADS * LIT_MAX_REGS);
+    put(&b, "    .reg .b64 %%base, %%out;\n");
+    put(&b, "    ld.param.u64 %%base, [p_mem];\n    ld.param.u64 %%out, [p_out];\n");
+    put(&b, "    cvta.to.global.u64 %%base, %%base;\n    cvta.to.global.u64 %%out, %%out;\n");
+    put(&b, "    mov.u32 %%tid, %%tid.x;\n    mov.u32 %%cta, %%ctaid.x;\n");
+    for (unsigned k = 0; k < t->nthreads; k++) {
+        put(&b, "    setp.eq.u32 %%p, %%cta, %u;\n    setp.eq.and.u32 %%q, %%tid, %u, %%p;\n", t->th[k].block,
+            t->th[k].lane);
+        put(&b, "    @%%q bra T%u;\n", k);
+    }
+    put(&b, "    ret;\n");
+    for (unsigned k = 0; k < t->nthreads && !t->unsupported[0]; k++) {
+        lit_thread *th = &t->th[k];
+        put(&b, "T%u:\n", k);
+        /* its own word: a point where others may run first */
+        put(&b, "    ld.relaxed.cta.global.u32 %%own, [%%base+%u];\n", 4 * (t->nlocs + k));
+        for (unsigned r = 0; r < th->nregs; r++)
+            put(&b, "    mov.u32 %%v%u, %lld;\n", k * LIT_MAX_REGS + r, (long long)th->reg_init[r]);
+        gen g = {t, k, &b, err, errlen};
+        for (unsigned i = 0; i < th->ninsns; i++)
+            if (translate(&g, th->insn[i]) < 0) {
+                free(b.buf);
+                return NULL;
+            }
+        for (unsigned r = 0; r < th->nregs; r++)
+            put(&b, "    st.global.u32 [%%out+%u], %%v%u;\n", 4 * (k * LIT_MAX_REGS + r), k * LIT_MAX_REGS + r);
+        put(&b, "    ret;\n");
+    }
+    put(&b, "}\n");
+    if (t->barrier_id >= 0 && !b.oom && !t->unsupported[0]) {
+        char f[96];
+        const int n =
+            snprintf(f, sizeof f, ".func litmus_bar()\n{\n    barrier.sync %d;\n    ret;\n}\n\n", t->barrier_id);
+        put(&b, "%s", f); /* room, then move it before the entry */
+        if (!b.oom) {
+            memmove(b.buf + func_at + (size_t)n, b.buf + func_at, b.len - (size_t)n - func_at);
+            memcpy(b.buf + func_at, f, (size_t)n);
+        }
+    }
+    if (t->unsupported[0] || b.oom) {
+        if (b.oom)
+            snprintf(err, errlen, "%s: out of memory", t->path);
+        free(b.buf);
+        return NULL;
+    }
+    return b.buf;
+}
