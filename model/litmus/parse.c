@@ -176,6 +176,8 @@ static int parse_init(cursor *c, pending_init *pend, unsigned *npend)
             *colon = 0;
             snprintf(p->thread, sizeof p->thread, "%s", lhs);
             lhs = colon + 1;
+            while (*lhs == ' ' || *lhs == '\t') /* "P3: r0" as some suites write it */
+                lhs++;
         } else {
             p->thread[0] = 0;
         }
@@ -273,16 +275,24 @@ static int parse_term(cursor *c, lit_term *x)
     skip_space(c);
     const char *s = c->s + c->i;
     size_t n = 0;
-    while (s[n] && (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == ':' || s[n] == '-' || s[n] == '[' ||
-                    s[n] == ']' || s[n] == '.'))
-        n++;
-    if (n == 0)
-        return fail(c, "expected a register, location or number in the condition");
     char buf[64];
-    if (n >= sizeof buf)
-        return fail(c, "name too long in the condition");
-    memcpy(buf, s, n);
-    buf[n] = 0;
+    size_t len = 0;
+    for (;;) {
+        while (s[n] && (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == ':' || s[n] == '-' || s[n] == '[' ||
+                        s[n] == ']' || s[n] == '.')) {
+            if (len + 1 >= sizeof buf)
+                return fail(c, "name too long in the condition");
+            buf[len++] = s[n++];
+        }
+        /* "P3: r0" as some suites write it: the register after the blanks */
+        if (len == 0 || buf[len - 1] != ':' || (s[n] != ' ' && s[n] != '\t'))
+            break;
+        while (s[n] == ' ' || s[n] == '\t')
+            n++;
+    }
+    if (len == 0)
+        return fail(c, "expected a register, location or number in the condition");
+    buf[len] = 0;
     c->i += n;
     int64_t v;
     if (parse_int(buf, &v)) {
