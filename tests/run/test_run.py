@@ -29,11 +29,19 @@ class CaseFailed(Exception):
     pass
 
 
+# SCANLAB_TEST_PRELOAD (a sanitizer build's test sets it): preloaded into
+# scanlab and so into the program it runs, whose uninstrumented code then
+# has the sanitizer's runtime first, as the instrumented runtime needs.
+ENV = dict(os.environ)
+if os.environ.get("SCANLAB_TEST_PRELOAD"):
+    ENV["LD_PRELOAD"] = os.environ["SCANLAB_TEST_PRELOAD"]
+
+
 def run(args, program_args=()):
     cmd = [SCANLAB] + list(args)
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=TIMEOUT)
+                           timeout=TIMEOUT, env=ENV)
     except subprocess.TimeoutExpired:
         raise CaseFailed("timed out after %d s: %s" % (TIMEOUT, " ".join(cmd)))
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), " ".join(cmd)
