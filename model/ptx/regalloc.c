@@ -131,6 +131,17 @@ static unsigned successors(const ptx_func *f, uint32_t i, uint32_t succ[2])
     return n;
 }
 
+/* What is live after instruction i: the union of its successors' live_in. */
+static void live_out(const ptx_func *f, uint32_t i, const word *live_in, size_t words, word *out)
+{
+    uint32_t succ[2];
+    const unsigned ns = successors(f, i, succ);
+    memset(out, 0, words * sizeof *out);
+    for (unsigned s = 0; s < ns; s++)
+        for (size_t w = 0; w < words; w++)
+            out[w] |= live_in[(size_t)succ[s] * words + w];
+}
+
 /* ---- the pass --------------------------------------------------------------------- */
 typedef struct {
     const int32_t *map;
@@ -167,12 +178,7 @@ int ptx_compact_registers(ptx_func *f)
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t i = N; i-- > 0;) {
-            uint32_t succ[2];
-            const unsigned ns = successors(f, i, succ);
-            memset(out, 0, words * sizeof *out);
-            for (unsigned s = 0; s < ns; s++)
-                for (size_t w = 0; w < words; w++)
-                    out[w] |= live_in[(size_t)succ[s] * words + w];
+            live_out(f, i, live_in, words, out);
             const bool kills = f->insns[i].guard < 0;
             word *in_i = live_in + (size_t)i * words;
             for (size_t w = 0; w < words; w++) {
@@ -188,12 +194,7 @@ int ptx_compact_registers(ptx_func *f)
     /* each destination conflicts with what is live after its instruction,
      * with the instruction's sources and with its other destinations */
     for (uint32_t i = 0; i < N; i++) {
-        uint32_t succ[2];
-        const unsigned ns = successors(f, i, succ);
-        memset(out, 0, words * sizeof *out);
-        for (unsigned s = 0; s < ns; s++)
-            for (size_t w = 0; w < words; w++)
-                out[w] |= live_in[(size_t)succ[s] * words + w];
+        live_out(f, i, live_in, words, out);
         const word *d = def + (size_t)i * words, *us = use + (size_t)i * words;
         for (size_t w = 0; w < words; w++) {
             for (word bits = d[w]; bits; bits &= bits - 1) {

@@ -83,12 +83,14 @@ static int parse_options(int argc, char **argv, options *o, cli_args *a)
 /* The options that say what a user's kernel computes: only with --kernel. */
 static int take_kernel_options(const cli_args *a, options *o)
 {
-    static const cli_opt kopts[] = {OPT_TYPE, OPT_OP, OPT_EXCLUSIVE, OPT_N, OPT_BLOCK};
-    static const char *const knames[] = {"type", "op", "exclusive", "n", "block"};
+    static const struct {
+        cli_opt opt;
+        const char *name;
+    } kopts[] = {{OPT_TYPE, "type"}, {OPT_OP, "op"}, {OPT_EXCLUSIVE, "exclusive"}, {OPT_N, "n"}, {OPT_BLOCK, "block"}};
     if (!o->kernel.algo) {
         for (size_t k = 0; k < sizeof kopts / sizeof kopts[0]; k++)
-            if (a->set[kopts[k]])
-                return cli_usage_error("report: --%s goes with --kernel FILE --entry NAME", knames[k]);
+            if (a->set[kopts[k].opt])
+                return cli_usage_error("report: --%s goes with --kernel FILE --entry NAME", kopts[k].name);
         return CLI_EXIT_OK;
     }
     report_user_kernel *k = &o->kernel;
