@@ -63,7 +63,8 @@ build | test | report) ;;
     ;;
 esac
 
-packages="gcc g++ libc6-dev meson ninja-build pkg-config python3 libcmocka-dev libmpfr-dev libgmp-dev gcovr gnuplot-nox"
+packages="gcc g++ libc6-dev meson ninja-build pkg-config python3 libcmocka-dev libmpfr-dev libgmp-dev gcovr gnuplot-nox
+libopenmpi-dev openmpi-bin"
 
 missing=""
 for p in $packages; do

@@ -1,4 +1,5 @@
 #include "verify/cli/cli.h"
+#include "verify/campaign/ranks.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -54,6 +55,10 @@ const char *cli_command_prefix(void) { return prefix; }
 
 int cli_usage_error(const char *fmt, ...)
 {
+    /* every rank of a campaign parses the same command line: rank 0 alone
+     * says what is wrong with it, once */
+    if (ranks_rank() != 0)
+        return CLI_EXIT_USAGE;
     va_list ap, again;
     va_start(ap, fmt);
     va_copy(again, ap);

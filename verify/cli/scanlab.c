@@ -5,6 +5,7 @@
 
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
+#include "verify/campaign/ranks.h"
 #include "verify/formats/output.h"
 #include "config.h"
 
@@ -45,31 +46,38 @@ static int finish(const char *cmd, int rc)
     return rc;
 }
 
+/* The command's status, the same at every rank of a campaign (the worst
+ * of theirs), its output flushed. */
+static int finish_all(const char *cmd, int rc) { return ranks_finish(finish(cmd, rc)); }
+
 int main(int argc, char **argv)
 {
     verify_output_handle_signals();
+    const int started = ranks_start(&argc, &argv);
+    if (started != 0)
+        return started;
     if (argc < 2) {
         usage(stderr);
-        return CLI_EXIT_USAGE;
+        return ranks_finish(CLI_EXIT_USAGE);
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return finish("help", CLI_EXIT_OK);
+        return finish_all("help", CLI_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("scanlab %s (cuda %s, openmp %s)\n", SCANLAB_VERSION, SCANLAB_HAVE_CUDA ? "yes" : "no",
-               SCANLAB_HAVE_OPENMP ? "yes" : "no");
-        return finish("version", CLI_EXIT_OK);
+        printf("scanlab %s (cuda %s, openmp %s, mpi %s)\n", SCANLAB_VERSION, SCANLAB_HAVE_CUDA ? "yes" : "no",
+               SCANLAB_HAVE_OPENMP ? "yes" : "no", SCANLAB_HAVE_MPI ? "yes" : "no");
+        return finish_all("version", CLI_EXIT_OK);
     }
     for (size_t i = 0; i < cli_subcommand_count; i++)
         if (strcmp(argv[1], cli_subcommands[i].name) == 0) {
             cli_set_command(cli_subcommands[i].name); /* for messages before its cli_parse too */
-            return finish(cli_subcommands[i].name, cli_subcommands[i].run(argc - 1, argv + 1));
+            return finish_all(cli_subcommands[i].name, cli_subcommands[i].run(argc - 1, argv + 1));
         }
     char shown[256];
     fprintf(stderr, "scanlab: unknown command '%s' (valid:", cli_printable(argv[1], -1, shown, sizeof shown));
     for (size_t i = 0; i < cli_subcommand_count; i++)
         fprintf(stderr, " %s", cli_subcommands[i].name);
     fprintf(stderr, ")\n");
-    return CLI_EXIT_USAGE;
+    return ranks_finish(CLI_EXIT_USAGE);
 }
