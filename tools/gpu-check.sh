@@ -31,6 +31,9 @@
 #   ptxisa.log   the PTX instruction test set run on this GPU
 #                (ptx-isa-h100.txt) against tests/ptx/isa/h100.txt, the
 #                results the simulator is checked against
+#   scaling.log, scaling.json  the exhaustive schedule search on 1 to 16
+#                MPI ranks of this host's CPU (stage scaling, not run by
+#                default: needs .carry/mpi from tools/gpu-mpi.sh)
 #   sanitize-*.log compute-sanitizer's memcheck, racecheck and synccheck over
 #                every kernel of the catalogue (scanlab verify on cuda)
 #
@@ -144,6 +147,55 @@ do_simspeed() {
         echo "== SCANLAB_PTX_DIR=\$build/tests/ptx scanlab bench --backend sim --n 2^22 --repeat 3"
         SCANLAB_PTX_DIR=$build/tests/ptx limit 400 "$build/scanlab" bench --backend sim --n 4194304 --repeat 3
     } >"$out/simspeed.log" 2>&1
+}
+
+# The exhaustive schedule search split across MPI ranks on this host's
+# cores: lookback at G blocks under fair, on 1, 2, 4, ... ranks (one run
+# each, bounded), the wall time, states and verdict of each in
+# scaling.json. The host has no MPI: tools/gpu-mpi.sh carries Debian's Open
+# MPI and an MPI build of scanlab (no GPU needed) in .carry/mpi, found
+# through OPAL_PREFIX and PMIx's plugin path. SCALING_RANKS, SCALING_BLOCKS
+# and SCALING_SECONDS (each run's limit) change what is measured.
+do_scaling() {
+    local m=$root/.carry/mpi np rc=0
+    local lib=$m/root/usr/lib/x86_64-linux-gnu
+    [ -x "$m/scanlab" ] || { echo "no .carry/mpi/scanlab: run tools/gpu-mpi.sh and carry .carry" >"$out/scaling.log"; return 1; }
+    mkdir -p "$out/scaling"
+    (
+        export OPAL_PREFIX=$m/root/usr PATH=$m/root/usr/bin:$PATH
+        export LD_LIBRARY_PATH=$lib:$lib/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+        export PMIX_MCA_mca_base_component_path=$lib/pmix2/lib/pmix
+        export OMPI_MCA_mca_base_component_show_load_errors=0 OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
+        nproc
+        for np in ${SCALING_RANKS:-1 2 4 8 16}; do
+            echo "== mpirun -np $np scanlab deadlock --exhaustive --algo lookback --blocks ${SCALING_BLOCKS:-10} --model fair --json"
+            local t0=$EPOCHREALTIME
+            limit "${SCALING_SECONDS:-590}" orterun --allow-run-as-root --oversubscribe --bind-to core -np "$np" \
+                "$m/scanlab" deadlock --exhaustive --algo lookback --blocks "${SCALING_BLOCKS:-10}" --model fair \
+                --budget "${SCALING_SECONDS:-590}" --json >"$out/scaling/np$np.json"
+            echo "exit $? wall $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
+        done
+    ) >"$out/scaling.log" 2>&1 || rc=1
+    python3 - "$out/scaling" "$out/scaling.log" >"$out/scaling.json" <<'PY' || rc=1
+# one row per rank count: wall time (from the log), states, verdict
+import json, os, re, sys
+d, log = sys.argv[1], open(sys.argv[2]).read()
+walls = {int(m.group(1)): (int(m.group(2)), float(m.group(3)))
+         for m in re.finditer(r"mpirun -np (\d+) .*\nexit (\d+) wall ([0-9.]+)", log)}
+rows = []
+for np, (rc, wall) in sorted(walls.items()):
+    r = {"ranks": np, "exit": rc, "wall_s": wall}
+    try:
+        res = json.load(open(os.path.join(d, "np%d.json" % np)))["results"][0]
+        r.update({k: res.get(k) for k in ("verdict", "states", "schedules", "seconds")})
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        r["error"] = str(e)
+    rows.append(r)
+json.dump({"command": "mpirun -np P scanlab deadlock --exhaustive --algo lookback --model fair", "rows": rows},
+          sys.stdout, indent=1)
+PY
+    grep -q '"exit": [1-9]' "$out/scaling.json" && rc=1
+    return $rc
 }
 
 # compute-sanitizer over every kernel that runs on cuda: memcheck (device
@@ -400,6 +452,7 @@ for st in $stages; do
     gputests) stage gputests do_gputests || status=1 ;;
     ptxisa) stage ptxisa do_ptxisa || status=1 ;;
     simspeed) stage simspeed do_simspeed || status=1 ;;
+    scaling) stage scaling do_scaling || status=1 ;;
     sanitize) stage sanitize do_sanitize || status=1 ;;
     test) stage test do_test || status=1 ;;
     verify) stage verify do_verify || status=1 ;;
