@@ -228,7 +228,9 @@ typedef struct {
 static void print_config(const verify_algo *al, const verify_deadlock_config *c)
 {
     printf("%s: n = %zu", al->name, c->n);
-    if (c->block && c->param)
+    if (c->block && c->param && al->kind == SL_KIND_SORT) /* a sort's parameter is its digit width */
+        printf(" (blocks of %d threads, %d-bit digits)", c->block, c->param);
+    else if (c->block && c->param)
         printf(" (%zu tiles of %d threads x %d item%s)", (c->n + (size_t)c->block * c->param - 1) /
                                                            ((size_t)c->block * c->param),
                c->block, c->param, c->param == 1 ? "" : "s");

@@ -13,9 +13,17 @@
  * blocks is G x 32 elements and every state of the search is small. */
 #define SMALL_BLOCK 32
 #define SMALL_ITEMS 1
+/* a sort's parameter is its digit width: 4-bit digits (16 of them, polled
+ * by lanes of one warp) in 32-thread blocks keep its tiles small and its
+ * passes few (8), with the whole look-back protocol of wider digits */
+#define SMALL_SORT_BITS 4
 /* The largest n a trial tries when it scales n towards G blocks. */
 #define MAX_TRIAL_N ((size_t)1 << 20)
 #define MAX_TRIALS 12
+/* how far an application's n grows while no launch waits: far enough for
+ * tiles of thousands of elements to come three or more to a launch, and no
+ * further, since an application that never waits is simulated at each */
+#define MAX_PROBE_N ((size_t)1 << 14)
 
 /* One run of the algorithm on the simulator: the search's host driver. */
 typedef struct {
@@ -128,21 +136,39 @@ static trial_kind trial(const verify_algo *al, verify_deadlock_config *c, sl_sta
 }
 
 /* Scales n until the explored launch has `blocks` blocks (or n is fixed);
- * false when the setting does not run. The closest n found is kept. */
-static bool fit(const verify_algo *al, unsigned blocks, size_t n_fixed, verify_deadlock_config *c, sl_status *st)
+ * false when the setting does not run. The closest n found is kept.
+ * probe: the launch that waits may appear only above some n (an
+ * application whose tiles hold thousands of elements, with launches of
+ * fixed grids beside it: radix sort's digit bins); while no launch has
+ * waited, n grows fourfold to look for one, and once one has, only
+ * settings where it waits are kept. */
+static bool fit(const verify_algo *al, unsigned blocks, size_t n_fixed, bool probe, verify_deadlock_config *c,
+                sl_status *st)
 {
     size_t n = n_fixed ? n_fixed : (size_t)blocks * (c->block ? (size_t)c->block : 256);
     verify_deadlock_config best = *c;
-    bool any = false;
+    bool any = false, waited = false;
     for (int k = 0; k < MAX_TRIALS; k++) {
         c->n = n;
         if (trial(al, c, st) != TRIAL_RAN)
             break;
+        if (waited && !c->waiting)
+            break; /* it waited at a smaller n: keep what was found there */
+        if (c->waiting && !waited && probe) {
+            waited = true;
+            any = false; /* the settings without a wait no longer count */
+        }
         const unsigned d = c->blocks > blocks ? c->blocks - blocks : blocks - c->blocks;
         const unsigned bd = best.blocks > blocks ? best.blocks - blocks : blocks - best.blocks;
         if (!any || d < bd)
             best = *c;
         any = true;
+        if (probe && !waited && !n_fixed) {
+            if (n > MAX_PROBE_N / 4)
+                break;
+            n *= 4;
+            continue;
+        }
         if (n_fixed || c->blocks == blocks)
             break;
         /* blocks grow with n about as n / (elements a block); a launch of
@@ -168,16 +194,21 @@ sl_status verify_deadlock_configure(const verify_algo *al, unsigned blocks, unsi
     sl_status st = SL_OK;
     /* small tiles first: the single-pass scans' grid is then the occupancy
      * query's answer (persistent blocks) or one block per 32 elements */
-    verify_deadlock_config small = {.block = SMALL_BLOCK, .param = SMALL_ITEMS, .occupancy = blocks,
-                                    .resident = resident};
-    const bool small_runs = fit(al, blocks, n_fixed ? n_fixed : (size_t)blocks * SMALL_BLOCK, &small, &st);
+    verify_deadlock_config small = {.block = SMALL_BLOCK,
+                                    .param = al->kind == SL_KIND_SORT ? SMALL_SORT_BITS : SMALL_ITEMS,
+                                    .occupancy = blocks, .resident = resident};
+    /* (G tiles of 32 elements; an application's n may grow from there
+     * until a launch waits) */
+    const bool app = SL_KIND_IS_APP(al->kind);
+    const bool small_runs = fit(al, blocks, n_fixed || app ? n_fixed : (size_t)blocks * SMALL_BLOCK, app, &small, &st);
     if (small_runs && small.waiting) {
         *c = small;
         return SL_OK;
     }
     /* the algorithm's own settings, n scaled to G blocks */
     verify_deadlock_config own = {.occupancy = blocks, .resident = resident};
-    if (fit(al, blocks, n_fixed, &own, &st) && (own.waiting || !small_runs || own.blocks == blocks)) {
+    if (fit(al, blocks, n_fixed, SL_KIND_IS_APP(al->kind), &own, &st) &&
+        (own.waiting || !small_runs || own.blocks == blocks)) {
         *c = own;
         return SL_OK;
     }
