@@ -29,12 +29,7 @@ class CaseFailed(Exception):
     pass
 
 
-# SCANLAB_TEST_PRELOAD (a sanitizer build's test sets it): preloaded into
-# scanlab and so into the program it runs, whose uninstrumented code then
-# has the sanitizer's runtime first, as the instrumented runtime needs.
 ENV = dict(os.environ)
-if os.environ.get("SCANLAB_TEST_PRELOAD"):
-    ENV["LD_PRELOAD"] = os.environ["SCANLAB_TEST_PRELOAD"]
 
 
 def run(args, program_args=()):

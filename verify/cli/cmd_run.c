@@ -6,6 +6,7 @@
  * scanlab deadlock -- PROGRAM is the same with the schedule search of
  * every launch that waits between blocks. */
 #include <errno.h>
+#include <link.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -265,6 +266,49 @@ static int check_program(const char *prog, program_info *info)
     return CLI_EXIT_OK;
 }
 
+/* The sanitizer runtime this scanlab was linked with, when it was built
+ * with AddressSanitizer: the CUDA runtime it hands the program is then
+ * instrumented too, and an nvcc-built program is not, so the sanitizer's
+ * runtime must come first in the program (it refuses to start otherwise).
+ * Found among the loaded objects, so that it is the very library this
+ * build uses. */
+#if defined(__SANITIZE_ADDRESS__)
+static int find_asan(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    if (base && strncmp(base + 1, "libasan.so", 10) == 0) {
+        *(const char **)data = info->dlpi_name;
+        return 1;
+    }
+    return 0;
+}
+#endif
+
+static const char *sanitizer_runtime(void)
+{
+    const char *found = NULL;
+#if defined(__SANITIZE_ADDRESS__)
+    dl_iterate_phdr(find_asan, &found);
+#endif
+    return found;
+}
+
+/* LD_PRELOAD with lib first (the loader takes its entries in order). */
+static void preload_first(const char *lib)
+{
+    const char *old = getenv("LD_PRELOAD");
+    if (old && strstr(old, lib))
+        return;
+    const size_t len = strlen(lib) + (old ? strlen(old) : 0) + 2;
+    char *pre = malloc(len);
+    if (!pre)
+        return; /* then the program meets the loader's own message */
+    snprintf(pre, len, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+    setenv("LD_PRELOAD", pre, 1);
+    free(pre);
+}
+
 static int settings_env(const run_opts *o, const char *runtime, const program_info *info)
 {
     const char *old = getenv("LD_LIBRARY_PATH");
@@ -279,8 +323,11 @@ static int settings_env(const run_opts *o, const char *runtime, const program_in
          * with the soname the program needs is taken whatever its paths say */
         char pre[8192];
         snprintf(pre, sizeof pre, "%s/%s", runtime, RUNTIME_SONAME);
-        setenv("LD_PRELOAD", pre, 1);
+        preload_first(pre);
     }
+    const char *asan = sanitizer_runtime();
+    if (asan)
+        preload_first(asan);
     setenv_uint("SCANLAB_RUN_SCHEDULES", (unsigned long long)o->schedules);
     setenv_uint("SCANLAB_RUN_ALLOW_RACES", o->allow_races);
     if (o->models) {
