@@ -702,6 +702,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->spin_addr = 0;
         t->spin_site = NULL;
         t->slept = false;
+        t->runahead = 0;
         t->wait_what = NULL;
         t->wait_index = 0;
         t->seq = 0;
