@@ -104,6 +104,7 @@ typedef struct mthread {
     uintptr_t spin_addr;
     const model_site *spin_site;
     bool slept; /* its last park was a back-off (NANOSLEEP) */
+    unsigned runahead; /* strong shared loads passed in a row without giving way (explored schedules) */
     /* what it waits for in the kernel's terms (WAITS_FOR) and for which
      * index; NULL when it said nothing or WAIT_DONE */
     const char *wait_what;

@@ -437,10 +437,36 @@ static void fail_huge_budget(mthread *t, model_site *site)
     model_fail(t, &f, SL_ERR_ARG);
 }
 
+/* Strong loads of shared memory a lane of an explored schedule runs past
+ * in a row before it gives way: enough for a warp's whole
+ * warp-synchronous tail (reduce4's is 13), few enough that a lane polling
+ * a shared word lets the others run. */
+#define SHARED_RUNAHEAD 32u
+
+/* Whether the strong load of a (shared memory) lets the lane run on
+ * without giving way. A volatile or relaxed access orders nothing between
+ * the lanes of a warp: under independent thread scheduling they drift
+ * apart between __syncwarp()s, and a lane may read a neighbour's word
+ * before or after the neighbour's update (the CUDA 5 samples' reduce4
+ * without __syncwarp). The default schedule keeps lanes in step at every
+ * strong load, which hides that; an explored one lets each lane run ahead
+ * (its random lane order then decides who goes first). A schedule search
+ * and a chooser keep the park: their choices are made at it. */
+static bool runs_ahead(mthread *t, const malloc_t *a)
+{
+    if (!a->shared || !model_L.explore || model_chooser_now || model_search_active())
+        return false;
+    if (t->runahead >= SHARED_RUNAHEAD)
+        return false;
+    t->runahead++;
+    return true;
+}
+
 /* Parks as a spin point (strong loads, atomics, back-off) so that other
  * threads run. Plain stores since the thread last ran are progress. */
 static void spin_point(mthread *t, uintptr_t addr, const model_site *site)
 {
+    t->runahead = 0;
     /* a new point, or a poll whose last read of the word was stale (a newer
      * store becomes visible within a few more polls): not yet a deadlock */
     if (addr != t->spin_addr || site != t->spin_site || (t->stale_run && t->stale_addr == addr))
@@ -545,7 +571,8 @@ void model_load(const void *base, long long i, size_t size, int kind, model_site
     site_first_use(site, size, kind);
     uintptr_t p;
     const malloc_t *a = checked(t, base, i, size, site, &p);
-    spin_point(t, p, site);
+    if (!runs_ahead(t, a))
+        spin_point(t, p, site);
     if (model_L.abort)
         return;
     if (model_chooser_now)

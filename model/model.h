@@ -26,6 +26,10 @@
 #define MODEL_MAX_REPORTS 8
 /* Huge grids: launches of at most this many blocks run whole. */
 #define MODEL_HUGE_MIN_BLOCKS 1024
+/* model_config.persistent: an occupancy query whose stand-in is more
+ * blocks than this answers half as many (the grid-stride kernels' stand-in,
+ * SL_SIM_RESIDENT_BLOCKS, and fewer stay as they are). */
+#define MODEL_PERSISTENT_FROM 4u
 /* Huge runs: what an occupancy query answers (a block per tile). */
 #define MODEL_HUGE_OCCUPANCY (1u << 30)
 /* Huge runs: global accesses allowed to the blocks run (a kernel whose
@@ -61,6 +65,14 @@ typedef struct {
      * blocks, by threads and shared memory per block (registers are not
      * modelled), instead of the simulator's few; NULL: not asked. */
     const struct model_device *occupancy_device;
+    /* With occupancy 0: an occupancy query whose stand-in is more than
+     * MODEL_PERSISTENT_FROM blocks (a block per tile of the single-pass
+     * scans, two-level's ranges) answers half as many: the device's
+     * occupancy scaled to the simulated size, so that every block scans two
+     * tiles or more, as the GPU's persistent blocks do for large inputs
+     * (the single-pass scans' pipelined path, both staging areas). The
+     * grid verify's persistent run gives such kernels (harness.h). */
+    bool persistent;
     /* Huge grids (docs/memory-model.md): with huge_n (the elements of the
      * run) > 0, a launch of more than MODEL_HUGE_MIN_BLOCKS blocks runs only
      * the blocks around elements 0, huge_n - 1 and huge_at[], at their
@@ -157,6 +169,7 @@ typedef struct {
     uint64_t undefined; /* undefined behaviour in kernel source (MODEL_FIND_UB) */
     uint64_t skipped_blocks; /* huge grids: blocks not run */
     bool occupancy_asked;    /* the run has asked an occupancy query (model_occupancy) */
+    unsigned persistent_grid; /* what the last query model_config.persistent halved answered; 0: none */
     unsigned fixed_grid_asked; /* the grid the run fixed whatever n (model_fixed_grid); 0: none */
     unsigned huge_unchecked; /* huge grids: MODEL_HUGE_* reasons the outputs are not the kernel's */
     char huge_wait[160];     /* huge grids: where a block waited for a skipped one */

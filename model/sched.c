@@ -702,6 +702,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
         t->spin_addr = 0;
         t->spin_site = NULL;
         t->slept = false;
+        t->runahead = 0;
         t->wait_what = NULL;
         t->wait_index = 0;
         t->seq = 0;
@@ -956,6 +957,10 @@ unsigned model_occupancy(unsigned fallback)
     s->occupancy_asked = true;
     if (s->cfg.occupancy)
         return s->cfg.occupancy;
+    if (s->cfg.persistent && !s->cfg.huge_n && fallback > MODEL_PERSISTENT_FROM) {
+        s->persistent_grid = fallback / 2;
+        return fallback / 2;
+    }
     /* a huge run: a grid-stride kernel gets a block per tile, so that the
      * blocks around the chosen elements can run alone */
     return s->cfg.huge_n ? MODEL_HUGE_OCCUPANCY : fallback;

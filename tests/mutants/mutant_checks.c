@@ -359,8 +359,9 @@ static sl_status search_once(void *p)
     return st;
 }
 
-/* `scanlab simulate` with m's run's settings: a deadlock fails it, named
- * as path:line: error: deadlock at the wait (i32). */
+/* `scanlab simulate` with m's run's settings (a block per tile, as the C
+ * API's run has: --occupancy tiles): a deadlock fails it, named as
+ * path:line: error: deadlock at the wait (i32). */
 static void simulate_deadlock(const mut_ctx *c, const verify_algo *al, const mutant *m, bool expect)
 {
     char n[32], block[16], param[16], slots[16], seedbuf[32], pat[512];
@@ -371,7 +372,7 @@ static void simulate_deadlock(const mut_ctx *c, const verify_algo *al, const mut
     snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)c->seed);
     assert_int_equal(m->run.order, MODEL_ORDER_REVERSED);
     const char *argv[] = {"simulate", "--algo", al->name, "--n", n, "--block", block, "--param", param,
-                          "--slots", slots, "--order", "reversed", "--seed", seedbuf, NULL};
+                          "--slots", slots, "--order", "reversed", "--occupancy", "tiles", "--seed", seedbuf, NULL};
     char *out, *err;
     const int rc = test_run_main(simulate_entry, (void *)c, argv, &out, &err);
     snprintf(pat, sizeof pat, "%s:%d: error: deadlock", m->file, site_line(m->file, &m->site[0]));

@@ -51,7 +51,7 @@ static int run_verify(const char *algo, const char *backend, const char *op)
 static void test_variant_in_table(void **state)
 {
     (void)state;
-    assert_int_equal(table_count, 6);
+    assert_int_equal(table_count, 8);
     assert_string_equal(table[0].name, "ks-register");
     assert_true(verify_algo_runs_on(&table[0], SL_SIM));
     assert_false(verify_algo_runs_on(&table[0], SL_SEQ));
@@ -314,6 +314,72 @@ static void test_undefined_behaviour_found(void **state)
     free(err);
 }
 
+/* rd4-volatile's sum at n under schedule sched (0: the default one):
+ * whether it was right; the simulator finds nothing in it either way
+ * (volatile accesses are strong: no data race). */
+static bool rd4_right(const char *name, size_t n, uint64_t sched)
+{
+    int32_t *in = malloc(n * sizeof *in), out = 0, sum = 0;
+    assert_non_null(in);
+    for (size_t i = 0; i < n; i++) {
+        in[i] = (int32_t)((i * 7919) % 201) - 100;
+        sum += in[i];
+    }
+    model_stats stats;
+    model_stats_init(&stats);
+    stats.cfg.quiet = true;
+    stats.cfg.schedule = sched;
+    sl_scan_args a = {.type = SL_I32, .op = SL_ADD, .in = in, .out = &out, .n = n, .sim = &stats};
+    assert_int_equal(algo_named(name)->run[SL_SIM](&a), SL_OK);
+    assert_int_equal(model_findings(&stats, false), 0);
+    model_stats_free(&stats);
+    free(in);
+    return out == sum;
+}
+
+/* The CUDA 5 samples' reduce4 (volatile shared memory, no __syncwarp) is
+ * right only while the lanes of its last warp run in step: the default
+ * schedule keeps them so, and the explored schedules let them drift apart
+ * between volatile accesses, as independent thread scheduling does, and
+ * get a wrong sum. verify's default run (one explored schedule besides
+ * the default one up to 1025 elements) fails it; the form with __syncwarp
+ * passes every schedule and verify. (Both combine x[t] with x[t + s], as
+ * the samples do: commutative operators only, affine is not run.) */
+static void test_reduce4_needs_syncwarp(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {64, 256, 1000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        assert_true(rd4_right("rd4-volatile", sizes[i], 0));
+        unsigned wrong = 0;
+        for (uint64_t sched = 1; sched <= 8; sched++) {
+            wrong += !rd4_right("rd4-volatile", sizes[i], sched);
+            assert_true(rd4_right("rd4-syncwarp", sizes[i], sched));
+        }
+        if (wrong < 8)
+            fail_msg("rd4-volatile at n = %zu: right in %u of 8 explored schedules", sizes[i], 8 - wrong);
+    }
+    char *out, *err;
+    const char *bad[] = {"verify", "--algo", "rd4-volatile", "--backend", "sim", "--op", "add,max,min",
+                         "--seed", "5", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, bad, &out, &err), 1);
+    assert_non_null(strstr(out, "FAIL"));
+    free(out);
+    free(err);
+    const char *good[] = {"verify", "--algo", "rd4-syncwarp", "--backend", "sim", "--op", "add,max,min",
+                          "--seed", "5", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, good, &out, &err), 0);
+    assert_non_null(strstr(out, " 0 FAILED, 0 SKIPPED"));
+    free(out);
+    free(err);
+    /* the default schedule alone keeps the lanes in step: blind */
+    const char *blind[] = {"verify", "--algo", "rd4-volatile", "--backend", "sim", "--op", "add,max,min",
+                           "--seed", "5", "--schedules", "1", NULL};
+    assert_int_equal(test_run_main(verify_entry, NULL, blind, &out, &err), 0);
+    free(out);
+    free(err);
+}
+
 /* A case the variant cannot run (more than one block: not supported) is
  * a skip: counted in the summary with its reason, passing unless
  * --fail-on-skip. */
@@ -351,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_simulate_fails_findings),
         cmocka_unit_test(test_skips_counted),
         cmocka_unit_test(test_undefined_behaviour_found),
+        cmocka_unit_test(test_reduce4_needs_syncwarp),
         cmocka_unit_test(test_correct_variant_passes),
         cmocka_unit_test(test_swapped_variant_caught_by_affine),
         cmocka_unit_test(test_counts_match_kogge_stone),

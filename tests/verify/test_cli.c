@@ -2,6 +2,7 @@
  * usage exits 2 with a message, the CPU backends pass on the catalogue. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +127,11 @@ static void all_skips_what_does_not_apply(void **state)
  * 3 blocks: sp_scan_pipe_items; the default tile at 100000 i64 elements
  * on 2 blocks, one slot, random dispatch: sp_scan_pipe), chained-ticket
  * keeps one tile in flight (sp_scan_items), and every result is correct.
- * G = 0 and G with --huge exit 2. */
+ * Without --occupancy the grid is that persistent path, scaled: half as
+ * many blocks as tiles past 4 tiles (7 tiles: 3 blocks, pipelined; 4
+ * tiles: a block each, as before), said on a line of its own and in the
+ * JSON; --occupancy tiles gives a block per tile. G = 0 and G with --huge
+ * exit 2. */
 static void simulate_occupancy_runs_persistent_grids(void **state)
 {
     (void)state;
@@ -144,6 +149,20 @@ static void simulate_occupancy_runs_persistent_grids(void **state)
         {{"simulate", "--algo", "chained-ticket", "--n", "224", "--block", "32", "--param", "1", "--occupancy",
           "3", "--seed", "1", NULL},
          "sp_scan_items_i32_add_sim", 3},
+        /* the default grid: the GPU's persistent path, scaled */
+        {{"simulate", "--algo", "lookback", "--n", "224", "--block", "32", "--param", "1", "--seed", "1", NULL},
+         "sp_scan_pipe_items_i32_add_sim", 3},
+        {{"simulate", "--algo", "lookback-det", "--type", "f64", "--n", "224", "--block", "32", "--param", "1",
+          "--seed", "1", NULL},
+         "sp_scan_pipe_items_f64_add_sim", 3},
+        {{"simulate", "--algo", "chained-ticket", "--n", "224", "--block", "32", "--param", "1", "--seed", "1",
+          NULL},
+         "sp_scan_items_i32_add_sim", 3},
+        {{"simulate", "--algo", "lookback", "--n", "128", "--block", "32", "--param", "1", "--seed", "1", NULL},
+         "sp_scan_items_i32_add_sim", 4},
+        {{"simulate", "--algo", "lookback", "--n", "224", "--block", "32", "--param", "1", "--occupancy", "tiles",
+          "--seed", "1", NULL},
+         "sp_scan_items_i32_add_sim", 7},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out = NULL, *err = NULL;
@@ -157,14 +176,32 @@ static void simulate_occupancy_runs_persistent_grids(void **state)
             !strstr(out, "result: correct"))
             fail_msg("case %zu: no launch of %s on %u blocks, or not correct:\n%s", i, cases[i].launch,
                      cases[i].blocks, out);
+        /* the scaled persistent grid, where the default chose it */
+        const bool scaled = i >= 3 && i <= 5;
+        char line[96];
+        snprintf(line, sizeof line, "\ngrid: persistent, %u blocks, ", cases[i].blocks);
+        if ((strstr(out, line) != NULL) != scaled || (!scaled && strstr(out, "\ngrid: ")))
+            fail_msg("case %zu: %s the persistent grid's line:\n%s", i, scaled ? "lacks" : "has", out);
         free(out);
         free(err);
     }
+    const char *json[] = {"simulate", "--algo", "lookback", "--n", "224", "--block", "32", "--param", "1",
+                          "--seed", "1", "--json", NULL};
+    const char *json_tiles[] = {"simulate", "--algo", "lookback", "--n", "224", "--block", "32", "--param", "1",
+                                "--seed", "1", "--occupancy", "tiles", "--json", NULL};
+    char *out = NULL, *err = NULL;
+    assert_int_equal(run(json, &out, &err), 0);
+    assert_non_null(strstr(out, "\"persistent_grid\":3,"));
+    free(out);
+    free(err);
+    assert_int_equal(run(json_tiles, &out, &err), 0);
+    assert_non_null(strstr(out, "\"persistent_grid\":0,"));
+    free(out);
+    free(err);
     const char *zero[] = {"simulate", "--algo", "lookback", "--n", "100", "--occupancy", "0", NULL};
     const char *huge[] = {"simulate", "--algo", "lookback", "--n", "2^33", "--huge", "--occupancy", "3", NULL};
     const char *const *bad[] = {zero, huge};
     for (size_t i = 0; i < 2; i++) {
-        char *out = NULL, *err = NULL;
         assert_int_equal(run(bad[i], &out, &err), 2);
         assert_non_null(strstr(err, "--occupancy"));
         free(out);

@@ -38,7 +38,9 @@ static const cli_cmd_opt simulate_opts[] = {
     {OPT_PARAM, NULL},
     {OPT_SEED, NULL},
     {OPT_SLOTS, NULL},
-    {OPT_OCCUPANCY, "e.g. 3 with --n 224 --block 32 --param 1 (7 tiles): pipelined lookback and lookback-det"},
+    {OPT_OCCUPANCY, "Default here: half as many blocks as tiles where a kernel would get more than 4, the "
+                    "GPU's persistent grid scaled to n (lookback and lookback-det pipelined); 'tiles': a "
+                    "block per tile"},
     {OPT_ORDER, NULL},
     {OPT_SCHEDULE, NULL},
     {OPT_PCT, NULL},
@@ -67,6 +69,7 @@ typedef struct {
     sl_op op;
     int block, param, slots;
     int occupancy; /* 0: the simulator's own */
+    bool persistent; /* model_config.persistent: the GPU's persistent grid, scaled (not --occupancy tiles) */
     uint64_t schedule;
     unsigned pct;
     bool huge;
@@ -208,6 +211,7 @@ static void print_json(json_writer *w, const sim_plan *p, const sl_scan_args *a,
     json_int(w, "param", a->param);
     json_uint(w, "seed", p->seed);
     json_uint(w, "memory_estimate_bytes", peak_of(p, a->n));
+    json_uint(w, "persistent_grid", s->persistent_grid);
     json_string(w, "status", verdict(r));
     json_bool(w, "correct", r->st == SL_OK && r->bad == 0);
     json_bool(w, "passed", r->st == SL_OK && r->bad == 0 && r->found == 0);
@@ -445,6 +449,7 @@ static int run_one(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
     model_stats_init(&s);
     s.cfg.slots = (unsigned)p->slots;
     s.cfg.occupancy = (unsigned)p->occupancy;
+    s.cfg.persistent = p->persistent;
     s.cfg.order = p->order;
     s.cfg.seed = p->seed;
     s.cfg.schedule = p->schedule;
@@ -472,6 +477,10 @@ static int run_one(const sim_plan *p, size_t n, bool exclusive, json_writer *w)
     } else {
         printf("%s on sim: n = %zu, %s, %s, %s\n", al->name, n, verify_type_name(p->type),
                verify_op_name(p->op), exclusive ? "exclusive" : "inclusive");
+        if (s.persistent_grid)
+            printf("grid: persistent, %u blocks, half the block-per-tile grid: every block scans two tiles "
+                   "or more, as on a GPU for large inputs (--occupancy tiles: a block per tile)\n",
+                   s.persistent_grid);
         model_print(stdout, &s);
         model_time_print(stdout, &s, model_device_find(NULL));
         printf("\nresult: %s%s\n", st != SL_OK ? "not produced" : r.bad ? "WRONG" : "correct",
@@ -601,8 +610,11 @@ static int make_plan(const cli_args *a, const verify_algo *algos, size_t count, 
     if (p->huge && (p->al->kind != SL_KIND_SCAN || p->op != SL_ADD))
         return cli_usage_error("simulate: --huge runs add scans (the outputs it checks are exact sums)");
     p->occupancy = 0;
-    if (a->val[OPT_OCCUPANCY] &&
-        cli_parse_int("--occupancy", a->val[OPT_OCCUPANCY], 1, 1 << 16, &p->occupancy) != SL_OK)
+    p->persistent = !p->huge;
+    if (a->val[OPT_OCCUPANCY] && strcmp(a->val[OPT_OCCUPANCY], "tiles") == 0)
+        p->persistent = false;
+    else if (a->val[OPT_OCCUPANCY] &&
+             cli_parse_int("--occupancy", a->val[OPT_OCCUPANCY], 1, 1 << 16, &p->occupancy) != SL_OK)
         return CLI_EXIT_USAGE;
     if (p->occupancy && p->huge)
         return cli_usage_error("simulate: --occupancy with --huge: a huge run gives every tile its own block "

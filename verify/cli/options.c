@@ -58,10 +58,11 @@ static const opt_def defs[OPT_COUNT] = {
                   "condition number sum|x|/|sum x| of --dist illcond, a finite number >= 1 "
                   "(default 1e8)"},
     [OPT_SLOTS] = {"slots", 0, "K", "resident blocks at once (default 8)"},
-    [OPT_OCCUPANCY] = {"occupancy", 0, "G",
+    [OPT_OCCUPANCY] = {"occupancy", 0, "G|tiles",
                        "blocks a kernel's occupancy query answers, 1 to 65536: the grid of a persistent "
-                       "kernel (the single-pass scans' persistent blocks, grid-stride loops); default a "
-                       "block per tile for the single-pass scans, 4 for grid-stride kernels"},
+                       "kernel (the single-pass scans' persistent blocks, grid-stride loops); tiles: a "
+                       "block per tile for the single-pass scans (default: half as many blocks as tiles "
+                       "past 4 tiles, 4 for grid-stride kernels)"},
     [OPT_ORDER] = {"order", 0, "O", "block dispatch order: in (default), reversed, random (from --seed)"},
     [OPT_SCHEDULE] = {"schedule", 0, "S",
                       "an explored schedule (docs/memory-model.md): lanes, warps and blocks in an "

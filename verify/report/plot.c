@@ -35,6 +35,15 @@
 #define HEAT_ROW_PX 17
 #define HEAT_EXTRA_PX 190
 #define HEAT_WIDTH 1040
+/* With row notes: the room for them right of the cells, and for the
+ * colour scale (its box, tics and label) right of them; the rows' margins
+ * above (title) and below (n's tics and label), fixed so that the colour
+ * scale can be placed beside the rows. */
+#define HEAT_NOTES_PX 600
+#define HEAT_CB_PX 140
+#define HEAT_CB_BOX_PX 14
+#define HEAT_TOP_PX 60
+#define HEAT_BOTTOM_PX 70
 #define POINT_TYPES 5
 
 /* Colour-blind-safe qualitative palette (Okabe and Ito, "Color Universal
@@ -406,6 +415,27 @@ static const char viridis[] = "(0 '#440154', 1 '#414487', 2 '#2a788e', 3 '#22a88
  * colour scale, where viridis turns light. */
 #define HEAT_LIGHT_FROM 0.6
 
+/* The row notes as the right axis's tic labels (monospace: they are
+ * code), the rows' margins fixed and the colour scale moved right of the
+ * notes. */
+static void write_heat_notes(FILE *f, const plot_heatmap *h, int width, size_t height)
+{
+    const double w = width, ht = (double)height;
+    fprintf(f, "set rmargin at screen %.6f\n", (w - HEAT_NOTES_PX - HEAT_CB_PX) / w);
+    fprintf(f, "set tmargin at screen %.6f\nset bmargin at screen %.6f\n", 1 - HEAT_TOP_PX / ht,
+            HEAT_BOTTOM_PX / ht);
+    fprintf(f, "set colorbox vertical user origin screen %.6f, screen %.6f size screen %.6f, screen %.6f\n",
+            (w - HEAT_CB_PX + 10) / w, HEAT_BOTTOM_PX / ht, HEAT_CB_BOX_PX / w,
+            (ht - HEAT_TOP_PX - HEAT_BOTTOM_PX) / ht);
+    fprintf(f, "set y2range [%zu.5:-0.5]\nset y2tics (", h->nrows - 1);
+    for (size_t r = 0; r < h->nrows; r++) {
+        fputs(r ? ", " : "", f);
+        gp_string(f, h->row_notes[r] ? h->row_notes[r] : "");
+        fprintf(f, " %zu", r);
+    }
+    fputs(") noenhanced font 'Courier,10' left\nset cblabel offset 2,0\n", f);
+}
+
 static sl_status write_heat(const void *fig, const char *data, const char *script, const char *stem)
 {
     const plot_heatmap *h = fig;
@@ -437,9 +467,10 @@ static sl_status write_heat(const void *fig, const char *data, const char *scrip
     f = fopen(script, "w");
     if (!f)
         return SL_ERR_IO;
+    const int width = HEAT_WIDTH + (h->row_notes ? HEAT_NOTES_PX + HEAT_CB_PX : 0);
+    const size_t height = h->nrows * HEAT_ROW_PX + HEAT_EXTRA_PX;
     fprintf(f, "# Redraw with: cd src && gnuplot %s.gp\n", stem);
-    fprintf(f, "set terminal svg size %d,%zu dynamic font 'Helvetica,12' background rgb 'white'\n", HEAT_WIDTH,
-            h->nrows * HEAT_ROW_PX + HEAT_EXTRA_PX);
+    fprintf(f, "set terminal svg size %d,%zu dynamic font 'Helvetica,12' background rgb 'white'\n", width, height);
     fprintf(f, "set output '../%s.svg'\n", stem);
     fputs("set datafile missing '?'\nunset key\nset border 3\nset tics nomirror out\n"
           "set style fill solid 1.0 noborder\n", f);
@@ -469,6 +500,8 @@ static sl_status write_heat(const void *fig, const char *data, const char *scrip
         fprintf(f, " %zu", r);
     }
     fputs(") noenhanced font ',10'\n", f);
+    if (h->row_notes)
+        write_heat_notes(f, h, width, height);
     fprintf(f, "plot '%s.dat' using 1:2:(0.5):(0.5):3 with boxxyerror lc palette, \\\n"
                "     '' using 1:2:4:5 with labels font ',9' tc rgb variable\n", stem);
     bad = ferror(f) != 0;

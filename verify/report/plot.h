@@ -59,6 +59,9 @@ typedef struct {
     const char *const *col_labels; /* ncols */
     const double *z;               /* nrows * ncols, row-major */
     bool logcb;                    /* a logarithmic colour scale */
+    /* nrows texts drawn to the right of the rows, beside their cells (the
+     * source line of a call site), the colour scale after them; or NULL */
+    const char *const *row_notes;
 } plot_heatmap;
 
 /* Whether gnuplot can be run (searched on PATH, once). */

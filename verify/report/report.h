@@ -231,6 +231,13 @@ size_t report_error_series(report_err_series *e, size_t n, plot_style style, plo
  * or absolute), relative to the repository root: "cuda/block/x.cuh". */
 const char *report_repo_path(const char *file);
 
+/* The text of line `line` of a source file (repository-relative, read
+ * from the tree SCANLAB_SOURCE_ROOT names, else the one this was built
+ * from) into buf: blanks and control characters as single spaces, none at
+ * either end, cut to fit with "...". False (buf "") where the file or
+ * line cannot be read. */
+bool report_source_line(const char *file, int line, char *buf, size_t size);
+
 /* Free everything a section holds. */
 void report_section_free(report_section *s);
 

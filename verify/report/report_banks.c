@@ -21,6 +21,9 @@
 #define BANKS_POINTS (BANKS_K_MAX - BANKS_K_MIN + 1)
 /* Call sites with shared accesses, over every algorithm and type. */
 #define BANKS_MAX_SITES 1024
+/* Characters of a site's line of code shown in the heat map (longer ones
+ * are cut, with "..."). */
+#define BANKS_CODE_CHARS 72
 
 static const sl_type bank_types[] = {SL_I32, SL_F64};
 #define BANK_TYPES (sizeof bank_types / sizeof bank_types[0])
@@ -185,13 +188,16 @@ static sl_status sites_out(report_section *s, site_table *t, int kmax)
     /* heat map rows: 4-byte sites with a conflict at some n */
     size_t ncol = (size_t)(kmax - BANKS_K_MIN + 1), nrow = 0;
     char (*labels)[128] = calloc(t->count + 1, sizeof *labels);
-    const char **rows = calloc(t->count + 1, sizeof *rows);
+    char (*code)[BANKS_CODE_CHARS + 1] = calloc(t->count + 1, sizeof *code);
+    const char **rows = calloc(t->count + 1, sizeof *rows), **notes = calloc(t->count + 1, sizeof *notes);
     double *z = calloc((t->count + 1) * ncol, sizeof *z);
     char col_text[BANKS_POINTS][24];
     const char *cols_l[BANKS_POINTS];
-    if (!labels || !rows || !z) {
+    if (!labels || !code || !rows || !notes || !z) {
         free(labels);
+        free(code);
         free(rows);
+        free(notes);
         free(z);
         return report_fail(s, SL_ERR_NOMEM, "out of memory");
     }
@@ -210,22 +216,29 @@ static sl_status sites_out(report_section *s, site_table *t, int kmax)
         snprintf(labels[nrow], sizeof labels[nrow], "%s  %s:%d %s", r->algo->name, base ? base + 1 : r->file,
                  r->line, r->what);
         rows[nrow] = labels[nrow];
+        /* the line's code beside its counts ("" where the source is not
+         * at hand: the site's path:line still names it) */
+        report_source_line(r->file, r->line, code[nrow], sizeof code[nrow]);
+        notes[nrow] = code[nrow];
         memcpy(z + nrow * ncol, r->conflicts, ncol * sizeof *z);
         nrow++;
     }
     sl_status st = SL_OK;
     if (nrow) {
         plot_heatmap h = {"Bank conflicts per call site and n (simulated, i32 add, one block)", "n (elements)",
-                          "call site", "bank conflicts", nrow, ncol, rows, cols_l, z, true};
+                          "call site", "bank conflicts", nrow, ncol, rows, cols_l, z, true, notes};
         st = report_heatmap(s, "banks-sites",
                             "Bank conflicts of every 4-byte call site that has any, against n (colour on a "
-                            "logarithmic scale, viridis; blank: none). Rows in the order of the table above.",
+                            "logarithmic scale, viridis; blank: none), the site's line of code on the right. "
+                            "Rows in the order of the table above.",
                             &h);
     } else {
         report_text(s, "No 4-byte call site has a bank conflict at any n.");
     }
     free(labels);
+    free(code);
     free(rows);
+    free(notes);
     free(z);
     return st;
 }
