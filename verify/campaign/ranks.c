@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,4 +220,20 @@ void ranks_abort(int code, const char *fmt, ...)
 #else
     (void)code;
 #endif
+}
+
+void ranks_test_failure(const char *what)
+{
+    const char *v = getenv("SCANLAB_TEST_RANK_FAIL");
+    if (!joined || !v || !*v)
+        return;
+    char *end;
+    const long r = strtol(v, &end, 10);
+    if (end == v || r != rank_now)
+        return;
+    if (strcmp(end, ":error") == 0)
+        ranks_abort(1, "%s: rank %d failed to compute its share (SCANLAB_TEST_RANK_FAIL, a test)", what, rank_now);
+    fprintf(stderr, "scanlab: %s: rank %d dies during its share (SCANLAB_TEST_RANK_FAIL, a test)\n", what, rank_now);
+    fflush(stderr);
+    raise(SIGKILL);
 }

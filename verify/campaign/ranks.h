@@ -56,4 +56,12 @@ int ranks_max(int v);
  * when not under a launcher (then the caller goes on to fail as usual). */
 void ranks_abort(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* For the tests of rank failures only (tests/mpi_shard): under a launcher,
+ * SCANLAB_TEST_RANK_FAIL=R makes rank R die (SIGKILL, as the kernel's
+ * out-of-memory killer would) when it reaches this point of its share,
+ * and R:error makes it stop the campaign as a rank that failed to compute
+ * its share does (ranks_abort). what names the work. Ignored when not
+ * under a launcher. Called once per share, from share_collect. */
+void ranks_test_failure(const char *what);
+
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cpu/cpu.h"
+#include "verify/campaign/ranks.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
@@ -143,11 +144,26 @@ static void hold_before(const report_section *s)
 
 /* Run one section; SCANLAB_REPORT_FAIL=<name> makes it fail on purpose,
  * which the tests use to check the incomplete path. */
+/* The sections whose work the ranks of a campaign share (docs/scaling.md):
+ * every rank runs them, rank 0 alone runs the others. */
+static bool shared_section(const report_section *s)
+{
+    static const char *const names[] = {"verify", "deadlock", "accuracy"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s->def->name, names[i]) == 0)
+            return true;
+    return false;
+}
+
 static void run_section(report_section *s)
 {
     hold_before(s);
     const char *force = getenv("SCANLAB_REPORT_FAIL");
     double t0 = now_s();
+    /* a shared section runs still, at rank 0 too, or the other ranks
+     * would wait for rank 0's share forever */
+    if (force && strcmp(force, s->def->name) == 0 && ranks_many() && shared_section(s))
+        s->def->run(s);
     if (force && strcmp(force, s->def->name) == 0)
         report_fail(s, SL_ERR_CHECK, "forced by SCANLAB_REPORT_FAIL=%s", force);
     else if (s->def->run(s) != SL_OK && s->status == SL_OK)
@@ -160,6 +176,25 @@ static void command_line(report_ctx *ctx, int argc, char **argv)
     size_t len = (size_t)snprintf(ctx->command, sizeof ctx->command, "scanlab");
     for (int i = 0; i < argc && len < sizeof ctx->command; i++)
         len += (size_t)snprintf(ctx->command + len, sizeof ctx->command - len, " %s", argv[i]);
+}
+
+/* The other ranks of a campaign: their share of the shared sections,
+ * nothing written (rank 0 alone touches the folder). */
+static int run_share(report_ctx *ctx)
+{
+    report_section *secs = calloc(report_section_count, sizeof *secs);
+    if (!secs)
+        ranks_abort(1, "report: out of memory");
+    for (size_t i = 0; i < report_section_count; i++) {
+        report_section *s = &secs[i];
+        s->def = &report_sections[i];
+        s->ctx = ctx;
+        if (shared_section(s))
+            s->def->run(s);
+        report_section_free(s);
+    }
+    free(secs);
+    return CLI_EXIT_OK; /* rank 0's status is the campaign's (ranks_finish) */
 }
 
 static int run_report(report_ctx *ctx, report_dir *d)
@@ -244,7 +279,20 @@ static int report_body(const options *o, cli_args *args, int argc, char **argv)
         return verify_output_check_dir(o->dir, why, sizeof why) == SL_OK
                    ? CLI_EXIT_OK
                    : cli_usage_error("report: -o: %s", why);
-    if (report_dir_claim(&d, o->dir, why, sizeof why) != SL_OK)
+    /* rank 0 alone claims the folder, and tells the others whether it
+     * could, before they compute their share */
+    int claimed = ranks_rank() == 0 && report_dir_claim(&d, o->dir, why, sizeof why) == SL_OK;
+    if (!ranks_broadcast(&claimed, sizeof claimed))
+        ranks_abort(1, "report: the ranks could not agree to start");
+    if (ranks_rank() != 0) {
+        if (!claimed)
+            return CLI_EXIT_USAGE;
+        ctx.kcov = report_kcov_new();
+        rc = run_share(&ctx);
+        report_kcov_free(ctx.kcov);
+        return rc;
+    }
+    if (!claimed)
         return cli_usage_error("report: -o: %s", why);
     report_dir_guard(&d);
     ctx.dir = d.tmp;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "verify/campaign/ranks.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/user_kernel.h"
 #include "verify/cli/commands.h"
@@ -477,17 +478,20 @@ int verify_main(int argc, char **argv, const verify_algo *algos, size_t count, F
     if (rc == CLI_EXIT_OK)
         rc = parse_numbers(&args, &o, &p, n, &sizes);
     if (rc == CLI_EXIT_OK && !cli_dry_run()) {
-        if (pairs_named(&o))
+        /* the ranks of a campaign (docs/scaling.md) share the cases; rank
+         * 0 alone speaks, prints and writes the --output file */
+        const bool speaks = ranks_rank() == 0;
+        if (pairs_named(&o) && speaks)
             note_skipped_pairs(&p);
-        if (o.input)
+        if (o.input && speaks)
             fprintf(stderr, "scanlab: verify: input %s (%zu elements)\n", o.input, n);
-        else
+        else if (!o.input)
             cli_print_seed("verify", p.seed);
         rc = verify_run_plan(&p, out);
-        if (args.set[OPT_COVERAGE] && rc != CLI_EXIT_USAGE &&
+        if (args.set[OPT_COVERAGE] && rc != CLI_EXIT_USAGE && speaks &&
             report_kcov_print(out, p.algos, p.algo_count) != SL_OK)
             rc = CLI_EXIT_FAILED;
-        if (o.output && rc != CLI_EXIT_USAGE) {
+        if (o.output && rc != CLI_EXIT_USAGE && speaks) {
             int wrc = write_output(&o, &p, keep, kept, out_len);
             if (wrc != CLI_EXIT_OK)
                 rc = wrc;

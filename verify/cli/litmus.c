@@ -9,6 +9,8 @@
 
 #include "model/choice.h"
 #include "model/litmus/litmus.h"
+#include "verify/campaign/ranks.h"
+#include "verify/campaign/share.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
@@ -155,7 +157,7 @@ static int allowed_state(const lit_test *t, const lit_result *r, const char *sta
 
 /* Checks the observed outcomes of test t; returns the forbidden ones seen
  * (printed), -1 when the file has the test's states in another shape. */
-static long check_observed(const char *obs, const lit_test *t, const lit_result *r, json_writer *w,
+static long check_observed(FILE *out, const char *obs, const lit_test *t, const lit_result *r, json_writer *w,
                            unsigned long long *runs_out, unsigned *seen_out)
 {
     char name[128], buf[256];
@@ -187,7 +189,7 @@ static long check_observed(const char *obs, const lit_test *t, const lit_result 
         if (!ok) {
             bad++;
             if (!w)
-                printf("  FINDING: the GPU showed %s (%llu times), which the model forbids\n", buf, count);
+                fprintf(out, "  FINDING: the GPU showed %s (%llu times), which the model forbids\n", buf, count);
         }
         if (w) {
             json_begin_object(w, NULL);
@@ -202,16 +204,16 @@ static long check_observed(const char *obs, const lit_test *t, const lit_result 
     return bad;
 }
 
-static void print_outcomes(const lit_test *t, const lit_result *r)
+static void print_outcomes(FILE *out, const lit_test *t, const lit_result *r)
 {
     for (unsigned i = 0; i < r->nout; i++) {
-        printf("  ");
+        fprintf(out, "  ");
         for (unsigned k = 0; k < t->nnamed; k++) {
             char nm[48];
             term_name(t, &t->named[k], nm, sizeof nm);
-            printf("%s=%lld; ", nm, (long long)r->out[i].v[k]);
+            fprintf(out, "%s=%lld; ", nm, (long long)r->out[i].v[k]);
         }
-        printf("%llu execution%s%s\n", (unsigned long long)r->out[i].count, r->out[i].count == 1 ? "" : "s",
+        fprintf(out, "%llu execution%s%s\n", (unsigned long long)r->out[i].count, r->out[i].count == 1 ? "" : "s",
                r->out[i].sat ? "  <- the condition's body" : "");
     }
 }
@@ -233,6 +235,213 @@ static void json_outcomes(json_writer *w, const lit_test *t, const lit_result *r
         json_end_object(w);
     }
     json_end_array(w);
+}
+
+/* What every test of a run shares. */
+typedef struct {
+    bool json;
+    unsigned bound;
+    const char *obs;      /* --observed's text, or NULL */
+    const char *obs_path;
+    const char *weakened; /* SCANLAB_TEST_WEAKEN_MODEL, or NULL */
+} litmus_run;
+
+/* What one test's part says besides its text: the record of a test, then
+ * its text (its lines, or its JSON object) and the message of a usage
+ * error (a string, empty when none). */
+typedef struct {
+    int rc;       /* CLI_EXIT_OK, CLI_EXIT_FAILED (incomplete, a GPU finding) or CLI_EXIT_USAGE: the run stops */
+    bool counted; /* parsed: counts among the tests */
+    bool unsup, finding;
+    size_t text_len;
+} test_head;
+
+/* Test path explored, its part written on out (its lines, or its JSON
+ * object); a usage error's message into err. */
+static void test_part(const litmus_run *run, const char *path, FILE *out, test_head *h, char *err, size_t errlen)
+{
+    lit_test *t = malloc(sizeof *t);
+    char why[600];
+    if (!t) {
+        h->rc = CLI_EXIT_USAGE;
+        snprintf(err, errlen, "litmus: out of memory");
+        return;
+    }
+    if (lit_parse_file(path, t, why, sizeof why) < 0) {
+        free(t);
+        h->rc = CLI_EXIT_USAGE;
+        snprintf(err, errlen, "litmus: %s", why);
+        return;
+    }
+    h->counted = true;
+    if (cli_dry_run()) { /* the command line is checked: nothing runs */
+        lit_free(t);
+        free(t);
+        return;
+    }
+    lit_result r;
+    memset(&r, 0, sizeof r);
+    const bool unsup = t->unsupported[0] || lit_explore(t, run->bound, &r, why, sizeof why) < 0;
+    if (unsup && !t->unsupported[0]) {
+        lit_free(t);
+        free(t);
+        h->rc = CLI_EXIT_USAGE;
+        snprintf(err, errlen, "litmus: %s", why);
+        return;
+    }
+    h->unsup = unsup;
+    const char *v = unsup ? "unsupported" : verdict_of(t, &r);
+    const bool incomplete = !unsup && (r.bounded || r.stuck || r.executions == 0);
+    if (incomplete)
+        h->rc = CLI_EXIT_FAILED;
+    json_writer w;
+    if (run->json) {
+        json_init(&w, out);
+        json_begin_object(&w, NULL);
+        json_string(&w, "name", t->name);
+        json_string(&w, "file", path);
+        json_string(&w, "verdict", v);
+        json_string(&w, "quantifier", t->quant == LIT_EXISTS ? "exists" : t->quant == LIT_NOT_EXISTS ? "~exists"
+                                                                                                      : "forall");
+        if (unsup) {
+            json_null(&w, "condition_true");
+            json_string(&w, "unsupported", t->unsupported);
+        } else {
+            json_bool(&w, "condition_true", condition_true(t, &r));
+            json_outcomes(&w, t, &r);
+            json_uint(&w, "executions", r.executions);
+            json_uint(&w, "pruned", r.pruned);
+            json_uint(&w, "bounded", r.bounded);
+            json_uint(&w, "stuck", r.stuck);
+            json_uint(&w, "racy_executions", r.racy);
+            if (r.finding[0])
+                json_string(&w, "finding", r.finding);
+            json_double(&w, "seconds", r.seconds);
+        }
+    } else if (unsup) {
+        fprintf(out, "%s (%s): unsupported: %s\n", t->name, path, t->unsupported);
+    } else {
+        fprintf(out, "%s (%s): %s; condition %s; %llu executions (%llu equivalent paths pruned), %.3f s\n", t->name,
+                path, v, condition_true(t, &r) ? "true" : "false", (unsigned long long)r.executions,
+                (unsigned long long)r.pruned, r.seconds);
+        print_outcomes(out, t, &r);
+        if (r.racy)
+            fprintf(out, "  data race in %llu execution%s: %s\n", (unsigned long long)r.racy, r.racy == 1 ? "" : "s",
+                    r.finding);
+        if (r.bounded)
+            fprintf(out, "  INCOMPLETE: %llu executions cut at %u turns (a loop); raise --bound\n",
+                    (unsigned long long)r.bounded, run->bound);
+        if (r.stuck)
+            fprintf(out, "  %llu executions stopped: %s\n", (unsigned long long)r.stuck, r.finding);
+    }
+    if (run->obs && !unsup) {
+        unsigned long long runs;
+        unsigned seen;
+        const long bad = check_observed(out, run->obs, t, &r, run->json ? &w : NULL, &runs, &seen);
+        if (bad == -1) {
+            if (run->json)
+                json_end_object(&w);
+            h->rc = CLI_EXIT_USAGE;
+            snprintf(err, errlen, "litmus: --observed: the states of %s do not name what its condition names", path);
+        } else {
+            if (run->json) {
+                json_uint(&w, "gpu_runs", runs);
+                json_int(&w, "gpu_forbidden_outcomes", bad < 0 ? 0 : bad);
+            } else if (bad >= 0) {
+                fprintf(out, "  on the GPU: %llu runs, %u distinct outcomes, %ld the model forbids\n", runs, seen,
+                        bad);
+            } else {
+                fprintf(out, "  on the GPU: not run\n");
+            }
+            if (bad > 0) {
+                h->finding = true;
+                h->rc = CLI_EXIT_FAILED;
+            }
+        }
+    }
+    if (run->json && h->rc != CLI_EXIT_USAGE)
+        json_end_object(&w);
+    lit_result_free(&r);
+    lit_free(t);
+    free(t);
+}
+
+/* Test path run and its record put (test_head, text, message); false when
+ * out of memory. */
+static bool put_test(const litmus_run *run, const char *path, share *sh)
+{
+    char *text = NULL, err[800] = "";
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        return false;
+    test_head h = {.rc = CLI_EXIT_OK};
+    test_part(run, path, out, &h, err, sizeof err);
+    const bool written = fclose(out) == 0;
+    h.text_len = len;
+    const size_t elen = strlen(err) + 1, total = sizeof h + len + elen;
+    char *rec = written ? malloc(total) : NULL;
+    bool ok = rec != NULL;
+    if (ok) {
+        memcpy(rec, &h, sizeof h);
+        memcpy(rec + sizeof h, text, len);
+        memcpy(rec + sizeof h + len, err, elen);
+        ok = share_put(sh, rec, total, "litmus");
+    }
+    free(rec);
+    free(text);
+    return ok;
+}
+
+/* Every test's part in file order (rank 0), then the summary; returns the
+ * exit status. */
+static int print_tests(const litmus_run *run, const share *sh)
+{
+    json_writer w;
+    if (run->json) {
+        json_init(&w, stdout);
+        json_begin_object(&w, NULL);
+        json_string(&w, "command", "litmus");
+        if (run->weakened)
+            json_string(&w, "weakened_model", run->weakened);
+        json_begin_array(&w, "results");
+    }
+    int rc = CLI_EXIT_OK;
+    unsigned ntests = 0, nunsup = 0, nfind = 0;
+    for (size_t i = 0; i < sh->n; i++) {
+        size_t len;
+        const char *rec = share_get(sh, i, &len);
+        test_head h;
+        memcpy(&h, rec, sizeof h);
+        const char *text = rec + sizeof h, *err = text + h.text_len;
+        ntests += h.counted;
+        nunsup += h.unsup;
+        nfind += h.finding;
+        if (h.text_len && run->json)
+            json_raw_value(&w, text, h.text_len);
+        else if (h.text_len)
+            fwrite(text, 1, h.text_len, stdout);
+        if (h.rc == CLI_EXIT_USAGE) {
+            rc = cli_usage_error("%s", err);
+            break;
+        }
+        if (h.rc == CLI_EXIT_FAILED && rc == CLI_EXIT_OK)
+            rc = CLI_EXIT_FAILED;
+    }
+    if (run->json) {
+        json_end_array(&w);
+        json_uint(&w, "tests", ntests);
+        json_uint(&w, "unsupported", nunsup);
+        if (run->obs_path)
+            json_uint(&w, "gpu_findings", nfind);
+        json_end_object(&w);
+        json_finish(&w);
+    } else if (rc != CLI_EXIT_USAGE) {
+        printf("%u test%s, %u unsupported%s\n", ntests, ntests == 1 ? "" : "s", nunsup,
+               run->obs_path ? (nfind ? "; the GPU showed outcomes the model forbids" : "; every GPU outcome allowed")
+                             : "");
+    }
+    return rc;
 }
 
 int cmd_litmus(int argc, char **argv)
@@ -290,137 +499,43 @@ int cmd_litmus(int argc, char **argv)
             free(obs);
             return cli_usage_error("litmus: SCANLAB_TEST_WEAKEN_MODEL must be 'fence' or 'scope'");
         }
-        fprintf(stderr, "scanlab: litmus: WEAKENED MODEL (%s), for testing the tests only\n", weaken);
+        if (ranks_rank() == 0)
+            fprintf(stderr, "scanlab: litmus: WEAKENED MODEL (%s), for testing the tests only\n", weaken);
     }
     model_set_weaken(wmask);
-    json_writer w;
-    if (json) {
-        json_init(&w, stdout);
-        json_begin_object(&w, NULL);
-        json_string(&w, "command", "litmus");
-        if (wmask)
-            json_string(&w, "weakened_model", weaken);
-        json_begin_array(&w, "results");
-    }
-    int rc = CLI_EXIT_OK;
-    unsigned ntests = 0, nunsup = 0, nfind = 0;
-    for (int i = first; i < argc && rc != CLI_EXIT_USAGE; i++) {
+    /* every rank parses every file (a file that is not a test stops the
+     * run there, at every rank alike); the tests are dealt over the ranks
+     * of a campaign and rank 0 prints each one's part in file order */
+    const litmus_run run = {json, bound, obs, obs_path, wmask ? weaken : NULL};
+    int ntotal = 0;
+    while (first + ntotal < argc) {
         lit_test *t = malloc(sizeof *t);
         char err[600];
-        if (!t) {
-            rc = cli_usage_error("litmus: out of memory");
-            break;
-        }
-        if (lit_parse_file(argv[i], t, err, sizeof err) < 0) {
-            free(t);
-            rc = cli_usage_error("litmus: %s", err);
-            break;
-        }
-        ntests++;
-        if (cli_dry_run()) { /* the command line is checked: nothing runs */
+        const bool parsed = t && lit_parse_file(argv[first + ntotal], t, err, sizeof err) == 0;
+        if (parsed)
             lit_free(t);
-            free(t);
-            continue;
-        }
-        lit_result r;
-        memset(&r, 0, sizeof r);
-        const bool unsup = t->unsupported[0] || lit_explore(t, bound, &r, err, sizeof err) < 0;
-        if (unsup && !t->unsupported[0]) {
-            lit_free(t);
-            free(t);
-            rc = cli_usage_error("litmus: %s", err);
-            break;
-        }
-        nunsup += unsup;
-        const char *v = unsup ? "unsupported" : verdict_of(t, &r);
-        const bool incomplete = !unsup && (r.bounded || r.stuck || r.executions == 0);
-        if (incomplete)
-            rc = rc == CLI_EXIT_OK ? CLI_EXIT_FAILED : rc;
-        if (json) {
-            json_begin_object(&w, NULL);
-            json_string(&w, "name", t->name);
-            json_string(&w, "file", argv[i]);
-            json_string(&w, "verdict", v);
-            json_string(&w, "quantifier", t->quant == LIT_EXISTS ? "exists" : t->quant == LIT_NOT_EXISTS ? "~exists"
-                                                                                                          : "forall");
-            if (unsup) {
-                json_null(&w, "condition_true");
-                json_string(&w, "unsupported", t->unsupported);
-            } else {
-                json_bool(&w, "condition_true", condition_true(t, &r));
-                json_outcomes(&w, t, &r);
-                json_uint(&w, "executions", r.executions);
-                json_uint(&w, "pruned", r.pruned);
-                json_uint(&w, "bounded", r.bounded);
-                json_uint(&w, "stuck", r.stuck);
-                json_uint(&w, "racy_executions", r.racy);
-                if (r.finding[0])
-                    json_string(&w, "finding", r.finding);
-                json_double(&w, "seconds", r.seconds);
-            }
-        } else if (unsup) {
-            printf("%s (%s): unsupported: %s\n", t->name, argv[i], t->unsupported);
-        } else {
-            printf("%s (%s): %s; condition %s; %llu executions (%llu equivalent paths pruned), %.3f s\n",
-                   t->name, argv[i], v, condition_true(t, &r) ? "true" : "false",
-                   (unsigned long long)r.executions, (unsigned long long)r.pruned, r.seconds);
-            print_outcomes(t, &r);
-            if (r.racy)
-                printf("  data race in %llu execution%s: %s\n", (unsigned long long)r.racy, r.racy == 1 ? "" : "s",
-                       r.finding);
-            if (r.bounded)
-                printf("  INCOMPLETE: %llu executions cut at %u turns (a loop); raise --bound\n",
-                       (unsigned long long)r.bounded, bound);
-            if (r.stuck)
-                printf("  %llu executions stopped: %s\n", (unsigned long long)r.stuck, r.finding);
-        }
-        if (obs && !unsup) {
-            unsigned long long runs;
-            unsigned seen;
-            const long bad = check_observed(obs, t, &r, json ? &w : NULL, &runs, &seen);
-            if (bad == -1) {
-                if (json)
-                    json_end_object(&w);
-                lit_result_free(&r);
-                lit_free(t);
-                free(t);
-                rc = cli_usage_error("litmus: --observed: the states of %s do not name what its condition names",
-                                     argv[i]);
-                break;
-            }
-            if (json) {
-                json_uint(&w, "gpu_runs", runs);
-                json_int(&w, "gpu_forbidden_outcomes", bad < 0 ? 0 : bad);
-            } else if (bad >= 0) {
-                printf("  on the GPU: %llu runs, %u distinct outcomes, %ld the model forbids\n", runs, seen, bad);
-            } else {
-                printf("  on the GPU: not run\n");
-            }
-            if (bad > 0) {
-                nfind++;
-                rc = rc == CLI_EXIT_OK ? CLI_EXIT_FAILED : rc;
-            }
-        }
-        if (json)
-            json_end_object(&w);
-        lit_result_free(&r);
-        lit_free(t);
         free(t);
+        ntotal++;
+        if (!parsed)
+            break; /* the last item: its error */
     }
+    share sh;
+    share_init(&sh, (size_t)ntotal);
+    for (int i = 0; i < ntotal; i++)
+        if (ranks_mine((size_t)i) && !put_test(&run, argv[first + i], &sh)) {
+            share_free(&sh);
+            free(obs);
+            model_set_weaken(0);
+            fprintf(stderr, "scanlab: litmus: out of memory\n");
+            return CLI_EXIT_FAILED;
+        }
     model_set_weaken(0);
     free(obs);
-    if (json) {
-        json_end_array(&w);
-        json_uint(&w, "tests", ntests);
-        json_uint(&w, "unsupported", nunsup);
-        if (obs_path)
-            json_uint(&w, "gpu_findings", nfind);
-        json_end_object(&w);
-        json_finish(&w);
-    } else if (rc != CLI_EXIT_USAGE) {
-        printf("%u test%s, %u unsupported%s\n", ntests, ntests == 1 ? "" : "s", nunsup,
-               obs_path ? (nfind ? "; the GPU showed outcomes the model forbids" : "; every GPU outcome allowed")
-                        : "");
-    }
+    int rc = CLI_EXIT_OK;
+    if (!share_collect(&sh, "litmus"))
+        rc = CLI_EXIT_FAILED;
+    else if (ranks_rank() == 0)
+        rc = print_tests(&run, &sh);
+    share_free(&sh);
     return rc;
 }

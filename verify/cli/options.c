@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "verify/campaign/ranks.h"
 #include "verify/cli/cli.h"
 #include "verify/harness/rng.h"
 #include "verify/harness/sizes.h"
@@ -414,7 +415,6 @@ static uint64_t clock_seed(void)
 
 int cli_get_seed(const char *cmd, const cli_args *a, uint64_t *seed)
 {
-    (void)cmd;
     const char *env = getenv("SCANLAB_SEED");
     if (a->val[OPT_SEED])
         return cli_parse_u64("--seed", a->val[OPT_SEED], seed) == SL_OK ? CLI_EXIT_OK
@@ -422,11 +422,17 @@ int cli_get_seed(const char *cmd, const cli_args *a, uint64_t *seed)
     if (env && *env)
         return cli_parse_u64("SCANLAB_SEED", env, seed) == SL_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     *seed = clock_seed();
+    /* the ranks of a campaign draw every input from rank 0's seed, so
+     * that a case's input is the same whichever rank runs it */
+    if (!ranks_broadcast(seed, sizeof *seed))
+        ranks_abort(1, "%s: the seed could not be sent to every rank", cmd);
     return CLI_EXIT_OK;
 }
 
 void cli_print_seed(const char *cmd, uint64_t seed)
 {
+    if (ranks_rank() != 0) /* once for the campaign */
+        return;
     fprintf(stderr, "scanlab: %s: seed %llu (replay with --seed %llu)\n", cmd,
             (unsigned long long)seed, (unsigned long long)seed);
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/campaign/ranks.h"
+#include "verify/campaign/share.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/progress.h"
 #include "verify/cli/verify_plan.h"
@@ -245,8 +247,10 @@ static void run_task(pool *p, size_t i)
         pthread_mutex_lock(&p->device);
     verify_run_case_on(&c, p->plan->data, p->x->ntasks == 1 ? p->plan->keep : NULL,
                        &p->results[i]);
+    /* the case's index is its event: over the ranks of a campaign the
+     * earliest case that ran a site owns it, as in one process */
     if (g->backend == SL_SIM)
-        report_kcov_attribute(p->kcov, g->algo->name);
+        report_kcov_attribute_at(p->kcov, g->algo->name, i);
     if (serial)
         pthread_mutex_unlock(&p->device);
 }
@@ -257,6 +261,8 @@ static void *worker(void *arg)
     for (;;) {
         pthread_mutex_lock(&p->lock);
         size_t i = p->next++;
+        while (i < p->x->ntasks && !ranks_mine(i)) /* another rank's case */
+            i = p->next++;
         pthread_mutex_unlock(&p->lock);
         if (i >= p->x->ntasks)
             return NULL;
@@ -435,8 +441,11 @@ static bool unreached_counts(const verify_plan *plan, const report_kcov_kernel *
     return report_kcov_line_fails(k, ln, plan->algos, plan->algo_count);
 }
 
-/* Huge checks and unreached sites (verify_plan.h, defaults). */
-static sl_status run_extra(pool *p)
+/* The huge checks of the default checks (verify_plan.h, defaults), one per
+ * algorithm that has one, listed at every rank; those of this rank run.
+ * They follow the cases in the list the ranks share: huge check h is
+ * item (and coverage event) ntasks + h. */
+static sl_status run_huge(pool *p)
 {
     const verify_plan *plan = p->plan;
     extra_checks *e = &p->extra;
@@ -449,11 +458,25 @@ static sl_status run_extra(pool *p)
         const verify_algo *a = plan->algos[i];
         if (!verify_huge_applies(a))
             continue;
+        const size_t event = p->x->ntasks + e->nhuge;
         huge_line *h = &e->huge[e->nhuge++];
         h->algo = a;
+        if (!ranks_mine(event))
+            continue;
         verify_huge_check(a, plan->block, plan->param, plan->seed, plan->allow_races, &h->r);
-        report_kcov_attribute(p->kcov, a->name);
+        report_kcov_attribute_at(p->kcov, a->name, event);
     }
+    return SL_OK;
+}
+
+/* The unreached sites (verify_plan.h, defaults), at rank 0 once the
+ * ranks' coverage is merged. */
+static sl_status run_extra(pool *p)
+{
+    const verify_plan *plan = p->plan;
+    extra_checks *e = &p->extra;
+    if (!plan->defaults || !(plan->backends >> SL_SIM & 1u))
+        return SL_OK;
     if (!p->kcov || report_kcov_compute(p->kcov, plan->algos, plan->algo_count, &e->cov) != SL_OK)
         return SL_ERR_NOMEM;
     e->cov_done = true;
@@ -756,10 +779,66 @@ static void free_expansion(expansion *x)
     free(x->memo);
 }
 
+static void free_pool(pool *p)
+{
+    free(p->results);
+    report_kcov_free(p->kcov);
+    free(p->extra.huge);
+    if (p->extra.cov_done)
+        report_kcov_result_free(&p->extra.cov);
+}
+
+/* ---- the ranks of a campaign --------------------------------------------- */
+
+/* Coverage events: case i, then huge check h as ntasks + h. */
+static const char *event_algo(uint64_t event, const void *ctx)
+{
+    const pool *p = ctx;
+    if (event < p->x->ntasks)
+        return p->x->groups[p->x->tasks[event].group].algo->name;
+    event -= p->x->ntasks;
+    return event < p->extra.nhuge ? p->extra.huge[event].algo->name : NULL;
+}
+
+/* Every rank's results of its cases and huge checks, and its coverage, at
+ * rank 0 (a collective); every item is one record, the result as it is
+ * (one binary on every rank). False at rank 0 when a rank's share is
+ * missing (the message printed). */
+static bool gather_results(pool *p)
+{
+    const size_t ntasks = p->x->ntasks, n = ntasks + p->extra.nhuge;
+    share sh;
+    share_init(&sh, n);
+    for (size_t i = 0; i < n; i++)
+        if (ranks_mine(i) && !(i < ntasks ? share_put(&sh, &p->results[i], sizeof p->results[i], "verify")
+                                          : share_put(&sh, &p->extra.huge[i - ntasks].r,
+                                                      sizeof p->extra.huge[i - ntasks].r, "verify")))
+            break;
+    bool ok = share_collect(&sh, "verify");
+    for (size_t i = 0; ok && ranks_rank() == 0 && i < n; i++) {
+        size_t len;
+        const void *rec = share_get(&sh, i, &len);
+        void *to = i < ntasks ? (void *)&p->results[i] : (void *)&p->extra.huge[i - ntasks].r;
+        const size_t want = i < ntasks ? sizeof p->results[i] : sizeof p->extra.huge[i - ntasks].r;
+        if (len != want) {
+            fprintf(stderr, "scanlab: verify: rank %d's result of case %zu is malformed\n",
+                    (int)(i % (size_t)ranks_count()), i);
+            ok = false;
+        } else {
+            memcpy(to, rec, len);
+        }
+    }
+    share_free(&sh);
+    if (report_kcov_share(p->kcov, event_algo, p, "verify") != SL_OK)
+        ok = false;
+    return ok;
+}
+
 int verify_run_plan(const verify_plan *plan, FILE *out)
 {
     expansion x = {0};
     if (expand(plan, &x) != SL_OK) {
+        ranks_abort(1, "verify: out of memory");
         free_expansion(&x);
         fprintf(stderr, "scanlab: verify: out of memory\n");
         return CLI_EXIT_FAILED;
@@ -774,15 +853,37 @@ int verify_run_plan(const verify_plan *plan, FILE *out)
      * checks count toward the kernel sites reached */
     if (plan->defaults && (plan->backends >> SL_SIM & 1u))
         p.kcov = report_kcov_new();
-    cli_progress_start(&p.progress, "verify", "cases", x.ntasks);
+    size_t mine = 0;
+    for (size_t i = 0; i < x.ntasks; i++)
+        mine += ranks_mine(i);
+    cli_progress_start(&p.progress, "verify", "cases", mine);
     p.results = calloc(x.ntasks ? x.ntasks : 1, sizeof *p.results);
     if (!p.results) {
+        ranks_abort(1, "verify: out of memory");
         free_expansion(&x);
         fprintf(stderr, "scanlab: verify: out of memory\n");
         return CLI_EXIT_FAILED;
     }
     run_all(&p, plan->jobs < 1 ? 1 : plan->jobs);
     int code = CLI_EXIT_OK;
+    if (run_huge(&p) != SL_OK) {
+        ranks_abort(1, "verify: out of memory");
+        fprintf(stderr, "scanlab: verify: out of memory\n");
+        code = CLI_EXIT_FAILED;
+    }
+    /* the ranks' results and coverage, at rank 0, which alone prints */
+    if (ranks_many() && !gather_results(&p)) {
+        code = CLI_EXIT_FAILED;
+    } else if (ranks_rank() != 0) {
+        free_pool(&p);
+        free_expansion(&x);
+        return CLI_EXIT_OK; /* rank 0's status is the campaign's (ranks_finish) */
+    }
+    if (code == CLI_EXIT_FAILED) {
+        free_pool(&p);
+        free_expansion(&x);
+        return code; /* never a table of part of the cases */
+    }
     if (run_extra(&p) != SL_OK) {
         fprintf(stderr, "scanlab: verify: out of memory\n");
         code = CLI_EXIT_FAILED;
@@ -800,11 +901,7 @@ int verify_run_plan(const verify_plan *plan, FILE *out)
         print_json(&p, out);
     else
         print_table(&p, out);
-    free(p.results);
-    report_kcov_free(p.kcov);
-    free(p.extra.huge);
-    if (p.extra.cov_done)
-        report_kcov_result_free(&p.extra.cov);
+    free_pool(&p);
     free_expansion(&x);
     return code;
 }

@@ -51,6 +51,12 @@ static void open_(json_writer *w, const char *key, char c)
 }
 
 void json_begin_object(json_writer *w, const char *key) { open_(w, key, '{'); }
+
+void json_raw_value(json_writer *w, const char *text, size_t len)
+{
+    prefix(w, NULL);
+    fwrite(text, 1, len, w->f);
+}
 void json_begin_array(json_writer *w, const char *key) { open_(w, key, '['); }
 
 void json_end_object(json_writer *w)

@@ -4,6 +4,7 @@
 #define SCANLAB_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,6 +26,11 @@ void json_uint(json_writer *w, const char *key, unsigned long long value);
 void json_double(json_writer *w, const char *key, double value);
 void json_bool(json_writer *w, const char *key, bool value);
 void json_null(json_writer *w, const char *key);
+/* A value written elsewhere by a writer of its own (text[0..len), one
+ * complete JSON value), placed here as the next value: commas are the
+ * writer's, so parts made apart (by the ranks of a campaign) join into
+ * one document. */
+void json_raw_value(json_writer *w, const char *text, size_t len);
 /* Ends the document with a newline. */
 void json_finish(json_writer *w);
 

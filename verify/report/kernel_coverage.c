@@ -19,9 +19,22 @@ struct report_kcov {
     size_t count;
     bool *seen;   /* had run at the last snapshot */
     int *owner;   /* index into names, or NO_OWNER */
+    uint64_t *event; /* the event it was attributed at (owned records) */
+    uint64_t calls;  /* report_kcov_attribute's events */
     const char *names[MAX_NAMES];
     size_t nnames;
 };
+
+/* The records other ranks of a campaign ran (report_kcov_import), by
+ * index into model_sites: what this process ran or they did counts as
+ * run. NULL until an import. */
+static bool *ran_elsewhere;
+static size_t nran_elsewhere;
+
+static bool ran(const model_site *sites, size_t i)
+{
+    return sites[i].id != 0 || (i < nran_elsewhere && ran_elsewhere[i]);
+}
 
 report_kcov *report_kcov_new(void)
 {
@@ -31,7 +44,8 @@ report_kcov *report_kcov_new(void)
     c->count = model_sites(&c->sites);
     c->seen = calloc(c->count + 1, sizeof *c->seen);
     c->owner = malloc((c->count + 1) * sizeof *c->owner);
-    if (!c->seen || !c->owner) {
+    c->event = calloc(c->count + 1, sizeof *c->event);
+    if (!c->seen || !c->owner || !c->event) {
         report_kcov_free(c);
         return NULL;
     }
@@ -48,26 +62,77 @@ void report_kcov_free(report_kcov *c)
         return;
     free(c->seen);
     free(c->owner);
+    free(c->event);
     free(c);
 }
 
-void report_kcov_attribute(report_kcov *c, const char *name)
+/* The index of name among c's names (added), or NO_OWNER when full. */
+static int name_index(report_kcov *c, const char *name)
+{
+    for (size_t i = 0; i < c->nnames; i++)
+        if (strcmp(c->names[i], name) == 0)
+            return (int)i;
+    if (c->nnames == MAX_NAMES)
+        return NO_OWNER;
+    c->names[c->nnames] = name;
+    return (int)c->nnames++;
+}
+
+void report_kcov_attribute_at(report_kcov *c, const char *name, uint64_t event)
 {
     if (!c)
         return;
-    int k = -1;
-    for (size_t i = 0; i < c->nnames && k < 0; i++)
-        if (strcmp(c->names[i], name) == 0)
-            k = (int)i;
-    if (k < 0 && c->nnames < MAX_NAMES) {
-        k = (int)c->nnames;
-        c->names[c->nnames++] = name;
-    }
+    const int k = name ? name_index(c, name) : NO_OWNER;
     for (size_t i = 0; i < c->count; i++)
         if (!c->seen[i] && c->sites[i].id != 0) {
             c->seen[i] = true;
             c->owner[i] = k;
+            c->event[i] = event;
         }
+}
+
+void report_kcov_attribute(report_kcov *c, const char *name)
+{
+    if (c)
+        report_kcov_attribute_at(c, name, c->calls++);
+}
+
+size_t report_kcov_site_count(void)
+{
+    const model_site *sites;
+    return model_sites(&sites);
+}
+
+void report_kcov_export(const report_kcov *c, uint64_t *out)
+{
+    const model_site *sites;
+    const size_t n = model_sites(&sites);
+    for (size_t i = 0; i < n; i++)
+        out[i] = c && i < c->count && c->owner[i] != NO_OWNER ? c->event[i]
+                 : ran(sites, i)                              ? REPORT_KCOV_UNOWNED
+                                                              : REPORT_KCOV_NOT_RUN;
+}
+
+sl_status report_kcov_import(report_kcov *c, const uint64_t *merged, const char *(*name_of)(uint64_t, const void *),
+                             const void *ctx)
+{
+    const model_site *sites;
+    const size_t n = model_sites(&sites);
+    bool *r = realloc(ran_elsewhere, (n + 1) * sizeof *r);
+    if (!r)
+        return SL_ERR_NOMEM;
+    ran_elsewhere = r;
+    nran_elsewhere = n;
+    for (size_t i = 0; i < n; i++) {
+        r[i] = merged[i] != REPORT_KCOV_NOT_RUN;
+        if (!c || i >= c->count || merged[i] >= REPORT_KCOV_UNOWNED)
+            continue;
+        const char *name = name_of(merged[i], ctx);
+        c->seen[i] = true;
+        c->owner[i] = name ? name_index(c, name) : NO_OWNER;
+        c->event[i] = merged[i];
+    }
+    return SL_OK;
 }
 
 /* Whether a call site is counted: SHARED_DYN declares the block's dynamic
@@ -251,7 +316,7 @@ sl_status report_kcov_compute(const report_kcov *c, const verify_algo *const *al
     for (size_t i = 0; i < n; i++) {
         if (!counted(&sites[i]))
             continue;
-        r[m] = (record){report_repo_path(sites[i].file), sites[i].line, sites[i].what, sites[i].id != 0, NULL};
+        r[m] = (record){report_repo_path(sites[i].file), sites[i].line, sites[i].what, ran(sites, i), NULL};
         if (c && i < c->count && c->owner[i] != NO_OWNER)
             r[m].owner = c->names[c->owner[i]];
         m++;

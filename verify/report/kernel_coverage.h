@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "cuda/status.h"
 #include "verify/harness/algos.h"
@@ -63,6 +64,36 @@ void report_kcov_free(report_kcov *c);
 /* The call sites that ran since the last call (or since report_kcov_new)
  * ran for algorithm name. */
 void report_kcov_attribute(report_kcov *c, const char *name);
+/* The same, naming the event the runs were (report_kcov_attribute counts
+ * its calls): the ranks of a campaign attribute each case at its index in
+ * the list every rank knows, so that the earliest event over the ranks is
+ * the one a single process would have attributed the site at. name NULL:
+ * the sites are nobody's. */
+void report_kcov_attribute_at(report_kcov *c, const char *name, uint64_t event);
+
+/* Coverage shared by the ranks of a campaign (verify/campaign/): each
+ * process's records as one number each, REPORT_KCOV_NOT_RUN, UNOWNED (ran,
+ * attributed to nobody) or the event it was attributed at, so that the
+ * smallest over the ranks is the merged state. */
+#define REPORT_KCOV_NOT_RUN UINT64_MAX
+#define REPORT_KCOV_UNOWNED (UINT64_MAX - 1)
+/* The records of the program (the length of an export). */
+size_t report_kcov_site_count(void);
+/* This process's state of every record into out[0 .. report_kcov_site_count()); c NULL: run or not. */
+void report_kcov_export(const report_kcov *c, uint64_t *out);
+/* Makes merged (the smallest export of every rank) this process's
+ * coverage: every later report_kcov_compute or report_kcov_print counts
+ * what any rank ran, and c (when not NULL) takes each attributed record's
+ * owner, name_of(event, ctx). */
+sl_status report_kcov_import(report_kcov *c, const uint64_t *merged, const char *(*name_of)(uint64_t, const void *),
+                             const void *ctx);
+
+/* A collective of the ranks of a campaign (a no-op in one process): every
+ * rank's coverage merged into rank 0's (report_kcov_import), c's owners
+ * named by name_of(event, ctx); what names the command in messages. At
+ * rank 0 SL_OK or the failure (printed); the others return SL_OK. */
+sl_status report_kcov_share(report_kcov *c, const char *(*name_of)(uint64_t, const void *), const void *ctx,
+                            const char *what);
 
 /* The coverage of the kernels among algos[0..count) that have a sim
  * backend and an entry in kernel_files.h; c (NULL: none) attributes.

@@ -1,6 +1,7 @@
 /* The section framework of 'scanlab report': tables, figures and
  * paragraphs collected per section (the writers are in report_write.c). */
 #include "verify/report/report.h"
+#include "verify/campaign/ranks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -164,6 +165,19 @@ sl_status report_fail(report_section *s, sl_status st, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->why, sizeof s->why, fmt, ap);
     va_end(ap);
+    s->status = st == SL_OK ? SL_ERR_CHECK : st;
+    return s->status;
+}
+
+sl_status report_fail_shared(report_section *s, sl_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->why, sizeof s->why, fmt, ap);
+    va_end(ap);
+    /* the other ranks would wait for this one's share forever */
+    if (ranks_many())
+        ranks_abort(1, "report: section %s: %s", s->def ? s->def->name : "?", s->why);
     s->status = st == SL_OK ? SL_ERR_CHECK : st;
     return s->status;
 }

@@ -168,6 +168,12 @@ sl_status report_heatmap(report_section *s, const char *stem, const char *captio
 /* Mark the section failed with a reason; returns st. */
 sl_status report_fail(report_section *s, sl_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* report_fail in a section the ranks of a campaign share (verify,
+ * deadlock, accuracy: docs/scaling.md), before its results are gathered:
+ * with several ranks the campaign stops at once (ranks_abort, naming the
+ * rank), since the others would wait for this rank's share forever. */
+sl_status report_fail_shared(report_section *s, sl_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Helpers shared by sections (report_sim.c). */
 /* Run algorithm a (which has a sim backend) on one block of n elements of

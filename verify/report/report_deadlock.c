@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/campaign/ranks.h"
+#include "verify/campaign/share.h"
 #include "verify/harness/algos.h"
 #include "verify/harness/deadlock.h"
 #include "verify/report/report.h"
@@ -53,6 +55,35 @@ static sl_status trace_cells(report_table *t, const verify_algo *al, model_progr
                : SL_OK;
 }
 
+/* One search of the section: its status, result and time, computed by
+ * the rank ranks_mine names and gathered at rank 0 as it is. */
+typedef struct {
+    sl_status st;
+    double sec;
+    model_search_result res;
+} search_item;
+
+/* Every rank's searches at rank 0 (a collective); false at rank 0 when
+ * out of memory. */
+static bool gather_items(search_item *items, size_t n)
+{
+    share sh;
+    share_init(&sh, n);
+    for (size_t i = 0; i < n; i++)
+        if (ranks_mine(i) && !share_put(&sh, &items[i], sizeof *items, "report"))
+            break;
+    const bool ok = share_collect(&sh, "report");
+    for (size_t i = 0; ok && ranks_rank() == 0 && i < n; i++) {
+        size_t len;
+        const void *rec = share_get(&sh, i, &len);
+        if (len != sizeof *items)
+            ranks_abort(1, "report: deadlock: rank %d's result %zu is malformed", (int)(i % (size_t)ranks_count()), i);
+        memcpy(&items[i], rec, len);
+    }
+    share_free(&sh);
+    return ok;
+}
+
 sl_status report_run_deadlock(report_section *s)
 {
     static const report_col cols[] = {
@@ -86,55 +117,102 @@ sl_status report_run_deadlock(report_section *s)
     report_table *tr = report_table_add(s, "deadlock-traces", "The shortest deadlock found, per algorithm and "
                                         "model", tcols, 7);
     if (!t || !tr)
-        return report_fail(s, SL_ERR_NOMEM, "out of memory");
+        return report_fail_shared(s, SL_ERR_NOMEM, "out of memory");
+    /* every algorithm configured at every rank (in table order, as one
+     * process does); the searches, (algorithm, model) in page order, dealt
+     * over the ranks of a campaign (docs/scaling.md) */
     char none[2048] = "";
-    size_t nlen = 0;
+    size_t nlen = 0, nitems = 0;
+    verify_deadlock_config *conf = calloc(verify_algo_count + 1, sizeof *conf);
+    if (!conf)
+        return report_fail_shared(s, SL_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < verify_algo_count; i++) {
         const verify_algo *al = &verify_algos[i];
         if (!al->run[SL_SIM])
             continue;
-        verify_deadlock_config c;
         char why[256];
-        sl_status st = verify_deadlock_configure(al, g, r, 0, &c, why, sizeof why);
-        if (st != SL_OK)
-            return report_fail(s, st, "%s", why);
-        if (!c.waiting) {
+        sl_status st = verify_deadlock_configure(al, g, r, 0, &conf[i], why, sizeof why);
+        if (st != SL_OK) {
+            free(conf);
+            return report_fail_shared(s, st, "%s", why);
+        }
+        if (!conf[i].waiting) {
             if (nlen < sizeof none)
                 nlen += (size_t)snprintf(none + nlen, sizeof none - nlen, "%s%s", nlen ? ", " : "", al->name);
             continue;
         }
+        nitems += MODEL_PROGRESS_COUNT;
+    }
+    search_item *items = calloc(nitems + 1, sizeof *items);
+    if (!items) {
+        free(conf);
+        return report_fail_shared(s, SL_ERR_NOMEM, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < verify_algo_count; i++)
+        for (int m = 0; m < MODEL_PROGRESS_COUNT && verify_algos[i].run[SL_SIM] && conf[i].waiting; m++, k++)
+            if (ranks_mine(k)) {
+                const model_search_cfg cfg = {.progress = (model_progress)m,
+                                              .exhaustive = conf[i].blocks <= VERIFY_DEADLOCK_MAX_EXHAUSTIVE,
+                                              .samples = VERIFY_DEADLOCK_DEFAULT_SAMPLES, .seed = s->ctx->seed};
+                items[k].st = verify_deadlock_search(&verify_algos[i], &conf[i], &cfg, &items[k].res, &items[k].sec);
+            }
+    if (ranks_many() && !gather_items(items, nitems)) {
+        free(conf);
+        free(items);
+        return report_fail(s, SL_ERR_NOMEM, "out of memory gathering the ranks' results");
+    }
+    if (ranks_rank() != 0) { /* rank 0 alone writes the report */
+        free(conf);
+        free(items);
+        return SL_OK;
+    }
+    k = 0;
+    for (size_t i = 0; i < verify_algo_count; i++) {
+        const verify_algo *al = &verify_algos[i];
+        if (!al->run[SL_SIM] || !conf[i].waiting)
+            continue;
+        const verify_deadlock_config c = conf[i];
         const bool exhaustive = c.blocks <= VERIFY_DEADLOCK_MAX_EXHAUSTIVE;
-        for (int m = 0; m < MODEL_PROGRESS_COUNT; m++) {
-            const model_search_cfg cfg = {.progress = (model_progress)m, .exhaustive = exhaustive,
-                                          .samples = VERIFY_DEADLOCK_DEFAULT_SAMPLES, .seed = s->ctx->seed};
-            model_search_result res;
-            double sec = 0;
-            st = verify_deadlock_search(al, &c, &cfg, &res, &sec);
+        for (int m = 0; m < MODEL_PROGRESS_COUNT; m++, k++) {
+            const sl_status st = items[k].st;
+            const model_search_result res = items[k].res;
+            const double sec = items[k].sec;
+            sl_status bad = SL_OK;
             if (st != SL_OK)
-                return report_fail(s, st, "%s under %s: %s", al->name, verify_progress_name((model_progress)m),
-                                   sl_status_str(st));
+                bad = report_fail(s, st, "%s under %s: %s", al->name, verify_progress_name((model_progress)m),
+                                  sl_status_str(st));
             /* a finding that stopped the kernel, or a search that gave no
              * verdict, fails a check; a deadlock is the section's result */
-            if (res.verdict == MODEL_VERDICT_FINDING || res.verdict == MODEL_VERDICT_INCOMPLETE)
+            if (bad == SL_OK && (res.verdict == MODEL_VERDICT_FINDING || res.verdict == MODEL_VERDICT_INCOMPLETE))
                 s->failed_checks++;
             char trace[4 * MODEL_TRACE_MAX + 8] = "";
             size_t len = 0;
-            for (unsigned k = 0; res.verdict == MODEL_VERDICT_DEADLOCK && k < res.trace_len && len < sizeof trace; k++)
-                len += (size_t)snprintf(trace + len, sizeof trace - len, "%s%c%u", k ? " " : "", res.trace[k].what,
-                                        res.trace[k].block);
+            for (unsigned x = 0; res.verdict == MODEL_VERDICT_DEADLOCK && x < res.trace_len && len < sizeof trace; x++)
+                len += (size_t)snprintf(trace + len, sizeof trace - len, "%s%c%u", x ? " " : "", res.trace[x].what,
+                                        res.trace[x].block);
             const char *verdict = res.verdict == MODEL_VERDICT_FINDING ? res.finding
                                                                        : verify_verdict_name(res.verdict);
-            if (report_cell(t, "%s", al->name) || report_cell(t, "%s", verify_progress_name((model_progress)m)) ||
-                report_cell(t, "%s", verdict) || report_cell(t, "%s", exhaustive ? "exhaustive" : "sampled") ||
-                report_cell(t, "%llu", (unsigned long long)res.states) ||
-                report_cell(t, "%llu", (unsigned long long)res.schedules) || report_cell(t, "%.2f", sec) ||
-                report_cell(t, "%zu", c.n) || report_cell(t, "%u", c.blocks) || report_cell(t, "%u", c.resident) ||
-                report_cell(t, "%s", trace))
-                return report_fail(s, SL_ERR_NOMEM, "out of memory");
-            if (res.verdict == MODEL_VERDICT_DEADLOCK && trace_cells(tr, al, (model_progress)m, &c, &res) != SL_OK)
-                return report_fail(s, SL_ERR_NOMEM, "out of memory");
+            if (bad == SL_OK &&
+                (report_cell(t, "%s", al->name) || report_cell(t, "%s", verify_progress_name((model_progress)m)) ||
+                 report_cell(t, "%s", verdict) || report_cell(t, "%s", exhaustive ? "exhaustive" : "sampled") ||
+                 report_cell(t, "%llu", (unsigned long long)res.states) ||
+                 report_cell(t, "%llu", (unsigned long long)res.schedules) || report_cell(t, "%.2f", sec) ||
+                 report_cell(t, "%zu", c.n) || report_cell(t, "%u", c.blocks) || report_cell(t, "%u", c.resident) ||
+                 report_cell(t, "%s", trace)))
+                bad = report_fail(s, SL_ERR_NOMEM, "out of memory");
+            if (bad == SL_OK && res.verdict == MODEL_VERDICT_DEADLOCK &&
+                trace_cells(tr, al, (model_progress)m, &c, &res) != SL_OK)
+                bad = report_fail(s, SL_ERR_NOMEM, "out of memory");
+            if (bad != SL_OK) {
+                free(conf);
+                free(items);
+                return bad;
+            }
         }
     }
+    free(conf);
+    free(items);
     if (nlen)
         report_text(s, "No inter-block waiting (no thread polls global memory, so no schedule can make a block "
                        "wait for another; nothing to search): %s.",

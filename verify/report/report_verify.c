@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/campaign/ranks.h"
+#include "verify/campaign/share.h"
 #include "verify/harness/algos.h"
 #include "verify/harness/geometry.h"
 #include "verify/harness/harness.h"
@@ -110,8 +112,81 @@ static size_t group_sizes(const report_section *s, const verify_algo *a, sl_back
     return verify_sort_sizes(out, count + extra);
 }
 
-/* The huge checks: one line per device-level kernel (not in --quick). */
-static sl_status run_huge(report_section *s)
+/* The groups of the section, in page order: every rank lists them alike
+ * and runs those ranks_mine names (docs/scaling.md). */
+typedef struct {
+    const verify_algo *algo;
+    sl_backend backend;
+    sl_type type;
+    sl_op op;
+    bool exclusive;
+    bool last; /* the last group of its algorithm and backend */
+} group_item;
+
+/* Every event of the kernel coverage tracker, by ordinal: the algorithm
+ * whose runs report_kcov_attribute credited, as every rank calls it. */
+typedef struct {
+    const char **names;
+    size_t count;
+} events;
+
+static const char *event_name(uint64_t event, const void *ctx)
+{
+    const events *e = ctx;
+    return event < e->count ? e->names[event] : NULL;
+}
+
+static void attribute(report_section *s, events *e, const char *name)
+{
+    report_kcov_attribute(s->ctx->kcov, name);
+    if (e->names)
+        e->names[e->count++] = name;
+}
+
+static size_t list_groups(unsigned types, group_item *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < verify_algo_count; i++)
+        for (int b = 0; b < SL_BACKEND_COUNT; b++) {
+            const verify_algo *a = &verify_algos[i];
+            if (!verify_algo_runs_on(a, (sl_backend)b))
+                continue;
+            const size_t first = n;
+            for (int t = 0; t < SL_TYPE_COUNT; t++)
+                for (int op = 0; op < SL_OP_COUNT; op++) {
+                    if (!(types >> t & 1u) || !SL_OP_APPLIES(op, t) || (SL_KIND_IS_APP(a->kind) && op != SL_ADD))
+                        continue;
+                    for (int excl = 0; excl < (a->kind == SL_KIND_SCAN ? 2 : 1); excl++) {
+                        if (out)
+                            out[n] = (group_item){a, (sl_backend)b, (sl_type)t, (sl_op)op, excl, false};
+                        n++;
+                    }
+                }
+            if (out && n > first)
+                out[n - 1].last = true;
+        }
+    return n;
+}
+
+/* The huge checks: one per device-level kernel (not in --quick), this
+ * rank's run into r[] (verify_algo_count entries, in table order); the
+ * coverage attributed as in one process. */
+static void run_huge(report_section *s, size_t first_item, verify_huge_result *r, events *e)
+{
+    size_t h = 0;
+    for (size_t i = 0; i < verify_algo_count && !s->ctx->quick; i++) {
+        const verify_algo *a = &verify_algos[i];
+        if (!verify_huge_applies(a))
+            continue;
+        if (ranks_mine(first_item + h))
+            verify_huge_check(a, 0, 0, s->ctx->seed, false, &r[h]);
+        h++;
+        attribute(s, e, a->name);
+    }
+}
+
+/* The huge checks' table (rank 0): one line per device-level kernel. */
+static sl_status huge_table(report_section *s, const verify_huge_result *res)
 {
     static const report_col cols[] = {{"algorithm", "algorithm"}, {"n", "n"},       {"blocks", "blocks run"},
                                       {"skipped", "blocks skipped"}, {"verdict", "verdict"}, {"what", "what"}};
@@ -129,21 +204,47 @@ static sl_status run_huge(report_section *s)
     report_table *t = report_table_add(s, "verify-huge", "Huge checks (index widths past 2^31 and 2^32)", cols, 6);
     if (!t)
         return report_fail(s, SL_ERR_NOMEM, "out of memory");
+    size_t h = 0;
     for (size_t i = 0; i < verify_algo_count; i++) {
         const verify_algo *a = &verify_algos[i];
         if (!verify_huge_applies(a))
             continue;
-        verify_huge_result r;
-        sl_status st = verify_huge_check(a, 0, 0, s->ctx->seed, false, &r);
+        const verify_huge_result *r = &res[h++];
+        const sl_status st = r->status;
         const char *v = st == SL_OK ? "pass" : verify_status_is_skip(st) ? "skip" : "FAIL";
         s->failed_checks += st != SL_OK && !verify_status_is_skip(st);
-        report_kcov_attribute(s->ctx->kcov, a->name);
         if (report_cell(t, "%s", a->name) || report_cell(t, "%zu", (size_t)VERIFY_HUGE_N) ||
-            report_cell(t, "%llu", r.blocks) || report_cell(t, "%llu", r.skipped) || report_cell(t, "%s", v) ||
-            report_cell(t, "%s", r.what))
+            report_cell(t, "%llu", r->blocks) || report_cell(t, "%llu", r->skipped) || report_cell(t, "%s", v) ||
+            report_cell(t, "%s", r->what))
             return report_fail(s, SL_ERR_NOMEM, "out of memory");
     }
     return SL_OK;
+}
+
+/* Every rank's tallies and huge checks at rank 0, and the coverage merged
+ * (collectives); false at rank 0 when out of memory. */
+static bool gather(report_section *s, tally *tallies, size_t ngroups, verify_huge_result *huge, size_t nhuge,
+                   const events *e)
+{
+    share sh;
+    share_init(&sh, ngroups + nhuge);
+    for (size_t i = 0; i < ngroups + nhuge; i++)
+        if (ranks_mine(i) && !(i < ngroups ? share_put(&sh, &tallies[i], sizeof *tallies, "report")
+                                           : share_put(&sh, &huge[i - ngroups], sizeof *huge, "report")))
+            break;
+    bool ok = share_collect(&sh, "report");
+    for (size_t i = 0; ok && ranks_rank() == 0 && i < ngroups + nhuge; i++) {
+        size_t len;
+        const void *rec = share_get(&sh, i, &len);
+        if (i < ngroups && len == sizeof *tallies)
+            memcpy(&tallies[i], rec, len);
+        else if (i >= ngroups && len == sizeof *huge)
+            memcpy(&huge[i - ngroups], rec, len);
+        else
+            ranks_abort(1, "report: verify: rank %d's result %zu is malformed", (int)(i % (size_t)ranks_count()), i);
+    }
+    share_free(&sh);
+    return report_kcov_share(s->ctx->kcov, event_name, e, "report") == SL_OK && ok;
 }
 
 sl_status report_run_verify(report_section *s)
@@ -163,17 +264,28 @@ sl_status report_run_verify(report_section *s)
         count = sizeof quick_sizes / sizeof quick_sizes[0];
         sizes = malloc(sizeof quick_sizes);
         if (!sizes)
-            return report_fail(s, SL_ERR_NOMEM, "out of memory");
+            return report_fail_shared(s, SL_ERR_NOMEM, "out of memory");
         memcpy(sizes, quick_sizes, sizeof quick_sizes);
     } else if ((st = verify_default_sizes(VERIFY_REPORT_MAX_N, s->ctx->seed, &sizes, &count)) != SL_OK) {
-        return report_fail(s, st, "cannot make the sizes: %s", sl_status_str(st));
+        return report_fail_shared(s, st, "cannot make the sizes: %s", sl_status_str(st));
     }
+    const size_t ngroups = list_groups(types, NULL), nhuge_max = verify_algo_count;
     /* room for the geometry's sizes (geometry.h: 8 at most) */
     gsizes = malloc((count + 8) * sizeof *gsizes);
-    if (!gsizes) {
+    group_item *groups = malloc((ngroups + 1) * sizeof *groups);
+    tally *tallies = calloc(ngroups + 1, sizeof *tallies);
+    verify_huge_result *huge = calloc(nhuge_max + 1, sizeof *huge);
+    events ev = {calloc(ngroups + nhuge_max + 1, sizeof *ev.names), 0};
+    if (!gsizes || !groups || !tallies || !huge || !ev.names) {
         free(sizes);
-        return report_fail(s, SL_ERR_NOMEM, "out of memory");
+        free(gsizes);
+        free(groups);
+        free(tallies);
+        free(huge);
+        free(ev.names);
+        return report_fail_shared(s, SL_ERR_NOMEM, "out of memory");
     }
+    list_groups(types, groups);
     report_text(s, "Every algorithm of the table on every backend built here, for %s and every operator "
                    "(affine on integers only), inclusive and exclusive, on %zu sizes from 0 to %zu (%s)%s. "
                    "Sizes up to %zu run on the simulator under one explored schedule besides the default one "
@@ -200,59 +312,86 @@ sl_status report_run_verify(report_section *s)
     if (!sum || !grp) {
         free(sizes);
         free(gsizes);
-        return report_fail(s, SL_ERR_NOMEM, "out of memory");
+        free(groups);
+        free(tallies);
+        free(huge);
+        free(ev.names);
+        return report_fail_shared(s, SL_ERR_NOMEM, "out of memory");
     }
     grp->data_only = true;
-    for (size_t i = 0; i < verify_algo_count && st == SL_OK; i++)
-        for (int b = 0; b < SL_BACKEND_COUNT && st == SL_OK; b++) {
-            const verify_algo *a = &verify_algos[i];
-            if (!verify_algo_runs_on(a, (sl_backend)b))
-                continue;
-            tally all = {0};
-            unsigned groups = 0;
-            verify_geometry geo[2];
-            bool probed[2] = {false, false};
-            for (int t = 0; t < SL_TYPE_COUNT && st == SL_OK; t++)
-                for (int op = 0; op < SL_OP_COUNT && st == SL_OK; op++) {
-                    if (!(types >> t & 1u) || !SL_OP_APPLIES(op, t) || (SL_KIND_IS_APP(a->kind) && op != SL_ADD))
-                        continue;
-                    for (int excl = 0; excl < (a->kind == SL_KIND_SCAN ? 2 : 1) && st == SL_OK; excl++) {
-                        verify_case c = {.algo = a, .backend = (sl_backend)b, .type = (sl_type)t,
-                                         .op = (sl_op)op, .exclusive = excl, .dist = verify_default_dist((sl_type)t),
-                                         .seed = s->ctx->seed, .repeat = 1};
-                        tally g;
-                        const size_t gcount = group_sizes(s, a, (sl_backend)b, (sl_type)t, sizes, count, geo,
-                                                          probed, gsizes);
-                        run_group(c, gsizes, gcount, &g);
-                        groups++;
-                        st = add_group_row(grp, &c, &g);
-                        all.cases += g.cases;
-                        all.pass += g.pass;
-                        all.skip += g.skip;
-                        all.fail += g.fail;
-                        all.has_eta |= g.has_eta;
-                        all.max_eta = fmax(all.max_eta, g.max_eta);
-                        if (g.fail && !all.first_failure[0])
-                            memcpy(all.first_failure, g.first_failure, sizeof g.first_failure);
-                    }
-                }
-            s->failed_checks += all.fail;
-            if (b == SL_SIM)
-                report_kcov_attribute(s->ctx->kcov, a->name);
-            char eta[32] = "";
-            if (all.has_eta)
-                snprintf(eta, sizeof eta, "%.3g", all.max_eta);
-            if (st == SL_OK &&
-                (report_cell(sum, "%s", a->name) || report_cell(sum, "%s", verify_backend_name((sl_backend)b)) ||
-                 report_cell(sum, "%u", groups) || report_cell(sum, "%u", all.cases) ||
-                 report_cell(sum, "%u", all.pass) || report_cell(sum, "%u", all.skip) ||
-                 report_cell(sum, "%u", all.fail) || report_cell(sum, "%s", eta) ||
-                 report_cell(sum, "%s", verdict(&all)) || report_cell(sum, "%s", all.first_failure)))
-                st = SL_ERR_NOMEM;
+    /* this rank's groups; the probes memoised per algorithm and backend,
+     * and the coverage attributed after each algorithm's simulator runs,
+     * at every rank alike */
+    verify_geometry geo[2];
+    bool probed[2] = {false, false};
+    for (size_t g = 0; g < ngroups; g++) {
+        const group_item *it = &groups[g];
+        if (ranks_mine(g)) {
+            verify_case c = {.algo = it->algo, .backend = it->backend, .type = it->type, .op = it->op,
+                             .exclusive = it->exclusive, .dist = verify_default_dist(it->type),
+                             .seed = s->ctx->seed, .repeat = 1};
+            const size_t gcount = group_sizes(s, it->algo, it->backend, it->type, sizes, count, geo, probed, gsizes);
+            run_group(c, gsizes, gcount, &tallies[g]);
         }
+        if (it->last) {
+            probed[0] = probed[1] = false;
+            if (it->backend == SL_SIM)
+                attribute(s, &ev, it->algo->name);
+        }
+    }
+    size_t nhuge = 0;
+    for (size_t i = 0; i < verify_algo_count && !s->ctx->quick; i++)
+        nhuge += verify_huge_applies(&verify_algos[i]);
+    run_huge(s, ngroups, huge, &ev);
     free(sizes);
     free(gsizes);
-    if (st != SL_OK)
-        return report_fail(s, st, "%s", sl_status_str(st));
-    return run_huge(s);
+    const bool gathered = !ranks_many() || gather(s, tallies, ngroups, huge, nhuge, &ev);
+    free(ev.names);
+    if (ranks_rank() != 0 || !gathered) { /* rank 0 alone writes the report */
+        free(groups);
+        free(tallies);
+        free(huge);
+        return gathered ? SL_OK : report_fail(s, SL_ERR_NOMEM, "out of memory gathering the ranks' results");
+    }
+    tally all = {0};
+    unsigned ngroup_rows = 0;
+    for (size_t g = 0; g < ngroups && st == SL_OK; g++) {
+        const group_item *it = &groups[g];
+        const tally *tg = &tallies[g];
+        verify_case c = {.algo = it->algo, .backend = it->backend, .type = it->type, .op = it->op,
+                         .exclusive = it->exclusive};
+        ngroup_rows++;
+        st = add_group_row(grp, &c, tg);
+        all.cases += tg->cases;
+        all.pass += tg->pass;
+        all.skip += tg->skip;
+        all.fail += tg->fail;
+        all.has_eta |= tg->has_eta;
+        all.max_eta = fmax(all.max_eta, tg->max_eta);
+        if (tg->fail && !all.first_failure[0])
+            memcpy(all.first_failure, tg->first_failure, sizeof tg->first_failure);
+        if (!it->last)
+            continue;
+        s->failed_checks += all.fail;
+        char eta[32] = "";
+        if (all.has_eta)
+            snprintf(eta, sizeof eta, "%.3g", all.max_eta);
+        if (st == SL_OK &&
+            (report_cell(sum, "%s", it->algo->name) || report_cell(sum, "%s", verify_backend_name(it->backend)) ||
+             report_cell(sum, "%u", ngroup_rows) || report_cell(sum, "%u", all.cases) ||
+             report_cell(sum, "%u", all.pass) || report_cell(sum, "%u", all.skip) ||
+             report_cell(sum, "%u", all.fail) || report_cell(sum, "%s", eta) ||
+             report_cell(sum, "%s", verdict(&all)) || report_cell(sum, "%s", all.first_failure)))
+            st = SL_ERR_NOMEM;
+        all = (tally){0};
+        ngroup_rows = 0;
+    }
+    free(groups);
+    free(tallies);
+    if (st == SL_OK)
+        st = huge_table(s, huge);
+    else
+        st = report_fail(s, st, "%s", sl_status_str(st));
+    free(huge);
+    return st;
 }
