@@ -301,51 +301,30 @@ static void print_record(const lg_record *rec)
     fflush(stdout);
 }
 
-int main(int argc, char **argv)
+/* Every test on the GPU, the JSON rewritten after each. The exit status. */
+static int run_campaign(campaign *c, int argc, char **argv, int first, lit_test *tests, lg_record *recs, unsigned n)
 {
-    options o;
-    const int first = parse_options(argc, argv, &o);
-    if (first < 0)
-        return 2;
-    const unsigned n = (unsigned)(argc - first);
-    lit_test *tests = calloc(n, sizeof *tests);
-    lg_record *recs = calloc(n, sizeof *recs);
-    if (!tests || !recs) {
-        fprintf(stderr, "litmus_gpu: out of memory\n");
-        return 2;
-    }
+    const options *o = c->o;
     char err[9000];
-    for (unsigned i = 0; i < n; i++)
-        if (lit_parse_file(argv[first + (int)i], &tests[i], err, sizeof err) < 0) {
-            fprintf(stderr, "litmus_gpu: %s\n", err);
-            return 2;
-        }
-    if (o.ptx_dir)
-        return write_kernels(o.ptx_dir, tests, n);
-    campaign c = {&o, NULL, o.seed, 0};
-    if (!(c.gpu = lg_gpu_open(err, sizeof err))) {
-        fprintf(stderr, "litmus_gpu: %s\n", err);
-        return 2;
-    }
     char command[2048] = "litmus_gpu", date[32];
     for (int i = 1; i < argc; i++)
         if (strlen(command) + strlen(argv[i]) + 2 < sizeof command)
             strcat(strcat(command, " "), argv[i]);
     const time_t wall = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&wall));
-    lg_meta m = {command, lg_gpu_name(c.gpu), date, lg_gpu_driver_version(c.gpu), lg_gpu_sms(c.gpu), o.seed,
-                 o.block, 0, o.stride, o.stress, o.pre, o.spin, o.runs, false};
+    lg_meta m = {command, lg_gpu_name(c->gpu), date, lg_gpu_driver_version(c->gpu), lg_gpu_sms(c->gpu), o->seed,
+                 o->block, 0, o->stride, o->stress, o->pre, o->spin, o->runs, false};
     printf("litmus_gpu: %s (%d multiprocessors, driver %d), seed %llu, %u tests -> %s\n", m.device, m.sms, m.driver,
-           o.seed, n, o.out);
+           o->seed, n, o->out);
     int status = 0;
-    const unsigned long long floor_runs = o.runs < MIN_RUNS ? o.runs : MIN_RUNS;
+    const unsigned long long floor_runs = o->runs < MIN_RUNS ? o->runs : MIN_RUNS;
     unsigned done = 0;
     for (; done < n; done++) {
         lg_record *rec = &recs[done];
         snprintf(rec->name, sizeof rec->name, "%s", tests[done].name);
         snprintf(rec->file, sizeof rec->file, "%s", argv[first + (int)done]);
-        const int rc = run_test(&c, &tests[done], rec, err, sizeof err);
-        m.grid = c.grid_used;
+        const int rc = run_test(c, &tests[done], rec, err, sizeof err);
+        m.grid = c->grid_used;
         if (rc < 0) {
             fprintf(stderr, "litmus_gpu: %s: %s\n", rec->name, err);
             status = 1;
@@ -360,8 +339,8 @@ int main(int argc, char **argv)
             status = 1;
         }
         m.complete = done + 1 == n;
-        if (lg_write_json(o.out, &m, recs, done + 1) < 0) {
-            fprintf(stderr, "litmus_gpu: cannot write %s: %s\n", o.out, strerror(errno));
+        if (lg_write_json(o->out, &m, recs, done + 1) < 0) {
+            fprintf(stderr, "litmus_gpu: cannot write %s: %s\n", o->out, strerror(errno));
             status = 2;
             break;
         }
@@ -370,10 +349,44 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < done && i < n; i++)
         recs[i].skipped[0] ? skipped++ : run++;
     printf("litmus_gpu: %u tests run, %u skipped%s; seed %llu\n", run, skipped,
-           done < n ? ", the campaign stopped early" : "", o.seed);
+           done < n ? ", the campaign stopped early" : "", o->seed);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    const int first = parse_options(argc, argv, &o);
+    if (first < 0)
+        return 2;
+    const unsigned n = (unsigned)(argc - first);
+    lit_test *tests = calloc(n, sizeof *tests);
+    lg_record *recs = calloc(n, sizeof *recs);
+    if (!tests || !recs) {
+        fprintf(stderr, "litmus_gpu: out of memory\n");
+        return 2;
+    }
+    char err[9000];
+    int status = 0;
+    unsigned parsed = 0;
+    for (; parsed < n && status == 0; parsed++)
+        if (lit_parse_file(argv[first + (int)parsed], &tests[parsed], err, sizeof err) < 0) {
+            fprintf(stderr, "litmus_gpu: %s\n", err);
+            status = 2;
+        }
+    campaign c = {&o, NULL, o.seed, 0};
+    if (status == 0 && o.ptx_dir)
+        status = write_kernels(o.ptx_dir, tests, n);
+    else if (status == 0 && !(c.gpu = lg_gpu_open(err, sizeof err))) {
+        fprintf(stderr, "litmus_gpu: %s\n", err);
+        status = 2;
+    }
+    if (c.gpu)
+        status = run_campaign(&c, argc, argv, first, tests, recs, n);
     for (unsigned i = 0; i < n; i++) {
         lg_record_free(&recs[i]);
-        lit_free(&tests[i]);
+        if (i < parsed)
+            lit_free(&tests[i]);
     }
     free(recs);
     free(tests);
