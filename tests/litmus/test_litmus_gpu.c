@@ -2,10 +2,11 @@
  * no GPU: results of fake launches counted and written as JSON, which
  * `scanlab litmus --observed` must accept when every state is allowed and
  * reject (exit 1) when one is forbidden; the placement of instances; the
- * kernel of every project test, assembled by ptxas where it is found; and
- * the runner's messages without a GPU.
+ * kernel of every project test, assembled by ptxas where it is found; the
+ * runner's messages without a GPU, and its loop on a driver that runs
+ * nothing (fake_cuda.c).
  *
- *   test_litmus_gpu  (env SCANLAB, LITMUS_GPU, LITMUS_TESTS; PTXAS optional) */
+ *   test_litmus_gpu  (env SCANLAB, LITMUS_GPU, LITMUS_TESTS, LITMUS_FAKE_DRIVER; PTXAS optional) */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +23,7 @@
 #include "tap.h"
 #include "tools/litmus_gpu/campaign.h"
 
-static const char *scanlab, *runner, *tests_dir;
+static const char *scanlab, *runner, *tests_dir, *fake_driver;
 static char tmpdir[] = "/tmp/test_litmus_gpu.XXXXXX";
 
 static lit_test *load(const char *name)
@@ -373,13 +374,89 @@ static void test_runner_without_gpu(void **state)
     unsetenv("LITMUS_GPU_DRIVER");
 }
 
+static unsigned long long number_after(const char *from, const char *key)
+{
+    const char *k = strstr(from, key);
+    if (!k)
+        fail_msg("no %s in %s", key, from);
+    return strtoull(k + strlen(key), NULL, 10);
+}
+
+/* The runner's loop on a driver that runs nothing (fake_cuda.c): every
+ * run counted, records read back as the fill word (a state the model
+ * forbids, which scanlab must report), locations as their initial
+ * values, a loop skipped with its reason, the document whole. */
+static void test_runner_fake_driver(void **state)
+{
+    (void)state;
+    char mp[1024], rmw[1024], bar[1024], loop[1100], doc[1100];
+    snprintf(mp, sizeof mp, "%s/MP+rel+acq.gpu.litmus", tests_dir);
+    snprintf(rmw, sizeof rmw, "%s/RMW-atomicity.litmus", tests_dir);
+    snprintf(bar, sizeof bar, "%s/MP+bar-samecta.litmus", tests_dir);
+    snprintf(loop, sizeof loop, "%s/spin.litmus", tmpdir);
+    snprintf(doc, sizeof doc, "%s/fake.json", tmpdir);
+    FILE *f = fopen(loop, "w");
+    assert_non_null(f);
+    fputs("PTX spin\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | L: ;\n"
+          " | ld.relaxed.gpu r1, x ;\n | beq r1, 0, L ;\nexists (P1:r1 == 0)\n", f);
+    fclose(f);
+    setenv("LITMUS_GPU_DRIVER", fake_driver, 1);
+    char *out = NULL, *err = NULL;
+    int rc = test_run_cli(runner, (const char *const[]){"--out", doc, "--runs", "100000", "--seed", "7", mp, rmw, bar,
+                                                        loop, NULL},
+                          &out, &err);
+    unsetenv("LITMUS_GPU_DRIVER");
+    if (rc != 0)
+        fail_msg("exit %d:\n%s\n%s", rc, out, err);
+    assert_non_null(strstr(out, "fake GPU (4 multiprocessors, driver 13000), seed 7, 4 tests"));
+    assert_non_null(strstr(out, "3 tests run, 1 skipped"));
+    free(out);
+    free(err);
+    f = fopen(doc, "r");
+    assert_non_null(f);
+    static char text[1 << 16];
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    assert_non_null(strstr(text, "\"complete\":true"));
+    assert_non_null(strstr(text, "\"seed\":7"));
+    static const struct {
+        const char *name, *state;
+        unsigned threads;
+    } want[] = {{"MP+rel+acq.gpu", "P1:r1=-559038737 P1:r2=-559038737", 2},
+                {"RMW-atomicity", "x=0", 2},
+                {"MP+bar-samecta", "P1:r1=-559038737", 2}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char key[128];
+        snprintf(key, sizeof key, "\"name\":\"%s\"", want[i].name);
+        const char *at = strstr(text, key);
+        if (!at)
+            fail_msg("no %s in %s", key, text);
+        const unsigned long long runs = number_after(at, "\"runs\":");
+        assert_true(runs >= 100000);
+        assert_int_equal(number_after(at, "\"start_timeouts\":"), runs * want[i].threads);
+        snprintf(key, sizeof key, "\"state\":\"%s\",\"count\":%llu", want[i].state, runs);
+        if (!strstr(at, key))
+            fail_msg("%s: no %s in %s", want[i].name, key, at);
+    }
+    assert_non_null(strstr(text, "\"test\":\"spin\""));
+    assert_non_null(strstr(text, "a loop"));
+    /* the fill word is no outcome of the model: scanlab names it */
+    rc = test_run_cli(scanlab, (const char *const[]){"litmus", "--observed", doc, mp, rmw, NULL}, &out, &err);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "FINDING: the GPU showed P1:r1=-559038737 P1:r2=-559038737"));
+    assert_non_null(strstr(out, "RMW-atomicity"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     scanlab = getenv("SCANLAB");
     runner = getenv("LITMUS_GPU");
     tests_dir = getenv("LITMUS_TESTS");
-    if (!scanlab || !runner || !tests_dir || !mkdtemp(tmpdir)) {
-        fprintf(stderr, "test_litmus_gpu: needs SCANLAB, LITMUS_GPU and LITMUS_TESTS\n");
+    fake_driver = getenv("LITMUS_FAKE_DRIVER");
+    if (!scanlab || !runner || !tests_dir || !fake_driver || !mkdtemp(tmpdir)) {
+        fprintf(stderr, "test_litmus_gpu: needs SCANLAB, LITMUS_GPU, LITMUS_TESTS and LITMUS_FAKE_DRIVER\n");
         return 1;
     }
     const struct CMUnitTest tests[] = {
@@ -387,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_histogram_grows),  cmocka_unit_test(test_observed_by_scanlab),
         cmocka_unit_test(test_placement),        cmocka_unit_test(test_inexpressible),
         cmocka_unit_test(test_kernels),          cmocka_unit_test(test_runner_without_gpu),
+        cmocka_unit_test(test_runner_fake_driver),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[200];
