@@ -34,6 +34,15 @@
 #   scaling.log, scaling.json  the exhaustive schedule search on 1 to 16
 #                MPI ranks of this host's CPU (stage scaling, not run by
 #                default: needs .carry/mpi from tools/gpu-mpi.sh)
+#   litmus.log   the PTX litmus tests (tests/litmus/tests) run on this GPU by
+#                tools/litmus_gpu, at least 10^6 times each under stress,
+#                against the model: scanlab litmus --observed (a finding is
+#                an outcome the model forbids); litmus-h100.json the outcomes
+#                with their counts (docs/data/litmus-h100.json; litmus-gpu.json
+#                on another GPU), litmus-run.log the runner's own output,
+#                litmus-observed.json the comparison as JSON,
+#                litmus-weak-{fence,scope}.log the same against the
+#                deliberately weakened models (recorded, not judged)
 #   sanitize-*.log compute-sanitizer's memcheck, racecheck and synccheck over
 #                every kernel of the catalogue (scanlab verify on cuda)
 #
@@ -46,8 +55,9 @@
 #
 #   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests ptxisa verify huge
 #                                     bench gpubench experiments sass cub report fidelity
-#                                     sanitize tune issue simspeed (default: build and
-#                                     all but prebuilt, tune, issue and simspeed)
+#                                     sanitize litmus tune issue simspeed scaling (default:
+#                                     build and all but prebuilt, litmus, tune, issue,
+#                                     simspeed and scaling)
 #
 # Every command of the GPU stages runs under a time limit (`limit`), so no
 # stage can hang; a kernel's own waits give up with SL_ERR_TIMEOUT first.
@@ -195,6 +205,79 @@ json.dump({"command": "mpirun -np P scanlab deadlock --exhaustive --algo lookbac
           sys.stdout, indent=1)
 PY
     grep -q '"exit": [1-9]' "$out/scaling.json" && rc=1
+    return $rc
+}
+
+# The PTX litmus tests on this GPU (docs/memory-model.md, "The litmus
+# campaign on the GPU"). tools/litmus_gpu, built here by nvcc (host code
+# alone: it opens the driver itself, no CUDA runtime) from its
+# sources and the project's own litmus parser and translation (no meson
+# build needed), runs every test of tests/litmus/tests at least 10^6 times
+# under stress; scanlab litmus --observed then fails on any outcome the
+# model forbids. The same comparison against the deliberately weakened
+# models shows whether the GPU's outcomes would catch a wrong model: exit 1
+# there is the answer "yes", recorded, not a failure. LITMUS_ARGS adds
+# runner options (--runs, --seconds, --seed, --stress-iters ...);
+# LITMUS_SECONDS bounds the runner (default 330 s). At the defaults a test
+# stops at 5*10^6 runs, or after 4 s once it has 10^6: the 42 tests take
+# at most about 3 minutes unless 10^6 runs of one take longer.
+do_litmus() {
+    local bin=$build/litmus_gpu s=$build/scanlab rc=0 name=litmus-gpu.json json w
+    local tests=("$root"/tests/litmus/tests/*.litmus)
+    nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | grep -q H100 && name=litmus-h100.json
+    json=$out/$name
+    rm -f "$json"
+    mkdir -p "$build"
+    {
+        nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
+        echo "== nvcc: tools/litmus_gpu with model/litmus and verify/formats/json.c"
+        if ! nvcc -O2 -cudart none -I"$root" -o "$bin" "$root"/tools/litmus_gpu/{main,driver,kernel,place,outcomes}.c \
+            "$root"/model/litmus/{parse,ptxgen}.c "$root"/verify/formats/json.c -ldl -lm; then
+            echo "!! the runner does not build"
+            return 1
+        fi
+        echo "== litmus_gpu --out $json ${LITMUS_ARGS:-} (${#tests[@]} tests)"
+        # word splitting of LITMUS_ARGS is wanted: several options
+        limit "${LITMUS_SECONDS:-330}" "$bin" --out "$json" ${LITMUS_ARGS:-} "${tests[@]}"
+        echo "exit $?"
+    } >"$out/litmus-run.log" 2>&1
+    grep -q '^exit 0$' "$out/litmus-run.log" || rc=1
+    if [ ! -s "$json" ]; then
+        echo "!! no $json: see litmus-run.log" >"$out/litmus.log"
+        return 1
+    fi
+    if [ ! -x "$s" ]; then
+        echo "!! no $s: the stage build makes it" >"$out/litmus.log"
+        return 1
+    fi
+    {
+        python3 - "$json" <<'PY'
+# what the GPU ran, and the states it showed that satisfy a test's body
+# (for exists tests the weak outcome the test asks about)
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("%s: %d tests run, %d skipped, complete: %s, seed %d" % (d["device"], len(d["tests"]), len(d["skipped"]),
+                                                                d["complete"], d["seed"]))
+for t in d["tests"]:
+    body = [o for o in t["outcomes"] if o["satisfies_body"]]
+    print("  %-32s %10d runs %3d outcomes%s" % (t["name"], t["runs"], len(t["outcomes"]),
+          "; the body: " + ", ".join("%s (%d)" % (o["state"], o["count"]) for o in body) if body else ""))
+for t in d["skipped"]:
+    print("  %-32s skipped: %s" % (t["test"], t["reason"]))
+PY
+        echo "== scanlab litmus --observed $json tests/litmus/tests/*.litmus"
+        limit 300 "$s" litmus --observed "$json" "${tests[@]}"
+        echo "exit $?"
+    } >"$out/litmus.log" 2>&1
+    grep -q '^exit 0$' "$out/litmus.log" || rc=1
+    limit 300 "$s" litmus --json --observed "$json" "${tests[@]}" >"$out/litmus-observed.json" 2>/dev/null
+    for w in fence scope; do
+        {
+            echo "== SCANLAB_TEST_WEAKEN_MODEL=$w scanlab litmus --observed $json tests/litmus/tests/*.litmus"
+            SCANLAB_TEST_WEAKEN_MODEL=$w limit 300 "$s" litmus --observed "$json" "${tests[@]}"
+            echo "exit $? (1: the GPU's outcomes include one the weakened model forbids)"
+        } >"$out/litmus-weak-$w.log" 2>&1
+    done
     return $rc
 }
 
@@ -454,6 +537,7 @@ for st in $stages; do
     simspeed) stage simspeed do_simspeed || status=1 ;;
     scaling) stage scaling do_scaling || status=1 ;;
     sanitize) stage sanitize do_sanitize || status=1 ;;
+    litmus) stage litmus do_litmus || status=1 ;;
     test) stage test do_test || status=1 ;;
     verify) stage verify do_verify || status=1 ;;
     huge) stage huge do_huge || status=1 ;;

@@ -83,6 +83,17 @@ int lit_reg_index(lit_thread *th, const char *name, bool create);
  * NULL with a message in err when an instruction cannot be translated
  * (t->unsupported is set then). */
 char *lit_ptx(lit_test *t, char *err, size_t errlen);
+/* How a column names location i: [%base+4 i] in the kernel above; [%a<i>],
+ * a register holding its address, in the GPU campaign's kernel
+ * (tools/litmus_gpu), where every instance of a test has locations of its
+ * own. */
+typedef enum { LIT_ADDR_BASE, LIT_ADDR_REGS } lit_addr_mode;
+/* Thread k's column alone as PTX (malloc'ed), as lit_ptx translates it:
+ * registers %v<k LIT_MAX_REGS + j>, scratch %x and %p, labels L<k>_*,
+ * bar.sync as "call litmus_bar;" (t->barrier_id records its id: set it to
+ * -1 before the first column). NULL with a message in err when an
+ * instruction cannot be translated (t->unsupported is set then). */
+char *lit_ptx_column(lit_test *t, unsigned k, lit_addr_mode mode, char *err, size_t errlen);
 /* The value of the condition's body on a final state. */
 bool lit_eval(const lit_test *t, const int64_t *regs /* [thread][LIT_MAX_REGS] */, const int64_t *locs);
 

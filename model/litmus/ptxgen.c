@@ -123,6 +123,7 @@ static const char *sem_of(const insn_words *w)
 typedef struct {
     lit_test *t;
     unsigned k; /* thread */
+    lit_addr_mode mode;
     sbuf *b;
     char *err;
     size_t errlen;
@@ -180,7 +181,10 @@ static int addr(gen *g, const char *op, char *out, size_t n)
     int l = lit_loc_index(g->t, nm, false);
     if (l < 0)
         return unsupported(g, "'%s' of thread P%u is not a location", op, g->k);
-    snprintf(out, n, "[%%base+%d]", 4 * l);
+    if (g->mode == LIT_ADDR_REGS)
+        snprintf(out, n, "[%%a%d]", l);
+    else
+        snprintf(out, n, "[%%base+%d]", 4 * l);
     return 0;
 }
 
@@ -386,7 +390,7 @@ char *lit_ptx(lit_test *t, char *err, size_t errlen)
         put(&b, "    ld.relaxed.cta.global.u32 %%own, [%%base+%u];\n", 4 * (t->nlocs + k));
         for (unsigned r = 0; r < th->nregs; r++)
             put(&b, "    mov.u32 %%v%u, %lld;\n", k * LIT_MAX_REGS + r, (long long)th->reg_init[r]);
-        gen g = {t, k, &b, err, errlen};
+        gen g = {t, k, LIT_ADDR_BASE, &b, err, errlen};
         for (unsigned i = 0; i < th->ninsns; i++)
             if (translate(&g, th->insn[i]) < 0) {
                 free(b.buf);
@@ -410,6 +414,24 @@ char *lit_ptx(lit_test *t, char *err, size_t errlen)
     if (t->unsupported[0] || b.oom) {
         if (b.oom)
             snprintf(err, errlen, "%s: out of memory", t->path);
+        free(b.buf);
+        return NULL;
+    }
+    return b.buf;
+}
+
+char *lit_ptx_column(lit_test *t, unsigned k, lit_addr_mode mode, char *err, size_t errlen)
+{
+    sbuf b = {0};
+    gen g = {t, k, mode, &b, err, errlen};
+    put(&b, "%s", ""); /* an empty column is an empty text, not NULL */
+    for (unsigned i = 0; i < t->th[k].ninsns && !b.oom; i++)
+        if (translate(&g, t->th[k].insn[i]) < 0) {
+            free(b.buf);
+            return NULL;
+        }
+    if (b.oom) {
+        snprintf(err, errlen, "%s: out of memory", t->path);
         free(b.buf);
         return NULL;
     }
