@@ -144,15 +144,15 @@ typedef struct {
     do {                                                                                           \
         if constexpr (sizeof(T_) == 4) {                                                           \
             uint32_t r_;                                                                           \
-            asm volatile("ld." sem ".gpu.b32 %0, [%1];" : "=r"(r_) : "l"(p) : "memory");          \
+            asm volatile("ld." sem ".b32 %0, [%1];" : "=r"(r_) : "l"(p) : "memory");          \
             memcpy(&(v), &r_, 4);                                                                  \
         } else if constexpr (sizeof(T_) == 8) {                                                    \
             uint64_t r_;                                                                           \
-            asm volatile("ld." sem ".gpu.b64 %0, [%1];" : "=l"(r_) : "l"(p) : "memory");          \
+            asm volatile("ld." sem ".b64 %0, [%1];" : "=l"(r_) : "l"(p) : "memory");          \
             memcpy(&(v), &r_, 8);                                                                  \
         } else {                                                                                   \
             uint64_t r0_, r1_;                                                                     \
-            asm volatile("ld." sem ".gpu.v2.b64 {%0,%1}, [%2];" : "=l"(r0_), "=l"(r1_) : "l"(p) \
+            asm volatile("ld." sem ".v2.b64 {%0,%1}, [%2];" : "=l"(r0_), "=l"(r1_) : "l"(p) \
                          : "memory");                                                              \
             memcpy(&(v), &r0_, 8);                                                                 \
             memcpy((char *)&(v) + 8, &r1_, 8);                                                     \
@@ -163,16 +163,16 @@ typedef struct {
         if constexpr (sizeof(T_) == 4) {                                                           \
             uint32_t r_;                                                                           \
             memcpy(&r_, &(v), 4);                                                                  \
-            asm volatile("st." sem ".gpu.b32 [%0], %1;" ::"l"(p), "r"(r_) : "memory");            \
+            asm volatile("st." sem ".b32 [%0], %1;" ::"l"(p), "r"(r_) : "memory");            \
         } else if constexpr (sizeof(T_) == 8) {                                                    \
             uint64_t r_;                                                                           \
             memcpy(&r_, &(v), 8);                                                                  \
-            asm volatile("st." sem ".gpu.b64 [%0], %1;" ::"l"(p), "l"(r_) : "memory");            \
+            asm volatile("st." sem ".b64 [%0], %1;" ::"l"(p), "l"(r_) : "memory");            \
         } else {                                                                                   \
             uint64_t r0_, r1_;                                                                     \
             memcpy(&r0_, &(v), 8);                                                                 \
             memcpy(&r1_, (const char *)&(v) + 8, 8);                                               \
-            asm volatile("st." sem ".gpu.v2.b64 [%0], {%1,%2};" ::"l"(p), "l"(r0_), "l"(r1_)      \
+            asm volatile("st." sem ".v2.b64 [%0], {%1,%2};" ::"l"(p), "l"(r0_), "l"(r1_)      \
                          : "memory");                                                              \
         }                                                                                          \
     } while (0)
@@ -180,32 +180,49 @@ template <typename T_> __device__ __forceinline__ T_ sl_ld_relaxed(const T_ *p)
 {
     static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
     T_ v;
-    SL_PTX_LD_("relaxed", T_, p, v);
+    SL_PTX_LD_("relaxed.gpu", T_, p, v);
     return v;
 }
 template <typename T_> __device__ __forceinline__ T_ sl_ld_acquire(const T_ *p)
 {
     static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
     T_ v;
-    SL_PTX_LD_("acquire", T_, p, v);
+    SL_PTX_LD_("acquire.gpu", T_, p, v);
     return v;
 }
 template <typename T_, typename U_> __device__ __forceinline__ void sl_st_relaxed(T_ *p, U_ u)
 {
     static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
     const T_ v = (T_)u;
-    SL_PTX_ST_("relaxed", T_, p, v);
+    SL_PTX_ST_("relaxed.gpu", T_, p, v);
 }
 template <typename T_, typename U_> __device__ __forceinline__ void sl_st_release(T_ *p, U_ u)
 {
     static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
     const T_ v = (T_)u;
-    SL_PTX_ST_("release", T_, p, v);
+    SL_PTX_ST_("release.gpu", T_, p, v);
+}
+/* The same of system scope (ld.acquire.sys, st.release.sys): orderings
+ * that reach the threads of other GPUs (peer memory). */
+template <typename T_> __device__ __forceinline__ T_ sl_ld_acquire_sys(const T_ *p)
+{
+    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
+    T_ v;
+    SL_PTX_LD_("acquire.sys", T_, p, v);
+    return v;
+}
+template <typename T_, typename U_> __device__ __forceinline__ void sl_st_release_sys(T_ *p, U_ u)
+{
+    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
+    const T_ v = (T_)u;
+    SL_PTX_ST_("release.sys", T_, p, v);
 }
 #define LD_RELAXED(a, i) sl_ld_relaxed(&(a)[i])
 #define LD_ACQUIRE(a, i) sl_ld_acquire(&(a)[i])
 #define ST_RELAXED(a, i, v) sl_st_relaxed(&(a)[i], v)
 #define ST_RELEASE(a, i, v) sl_st_release(&(a)[i], v)
+#define LD_ACQUIRE_SYS(a, i) sl_ld_acquire_sys(&(a)[i])
+#define ST_RELEASE_SYS(a, i, v) sl_st_release_sys(&(a)[i], v)
 #define SHFL_UP(v, d) __shfl_up_sync(SL_FULL_MASK, v, d)
 #define SHFL_DOWN(v, d) __shfl_down_sync(SL_FULL_MASK, v, d)
 #define SHFL_IDX(v, src) __shfl_sync(SL_FULL_MASK, v, src)
@@ -288,6 +305,13 @@ static inline const char *sl_launch_role(const char *role)
 {
     (void)role;
     return NULL;
+}
+/* The simulator's devices of the launches that follow; on the GPU each
+ * device's kernels are launched on that device. */
+static inline unsigned sl_launch_devices(unsigned blocks_per_device)
+{
+    (void)blocks_per_device;
+    return 0;
 }
 static inline void sl_dev_free(void *p)
 {
@@ -411,6 +435,10 @@ static inline uint32_t *sl_dev_error_word(void)
 #define LD_ACQUIRE(a, i) SL_LOAD_(a, i, MODEL_RD | MODEL_ACQUIRE, "LD_ACQUIRE")
 #define ST_RELAXED(a, i, v) SL_STORE_(a, i, v, MODEL_WR | MODEL_RELAXED, "ST_RELAXED")
 #define ST_RELEASE(a, i, v) SL_STORE_(a, i, v, MODEL_WR | MODEL_RELEASE, "ST_RELEASE")
+#define LD_ACQUIRE_SYS(a, i) \
+    SL_LOAD_(a, i, MODEL_KIND_WITH_SCOPE(MODEL_RD | MODEL_ACQUIRE, MODEL_SCOPE_SYS), "LD_ACQUIRE_SYS")
+#define ST_RELEASE_SYS(a, i, v) \
+    SL_STORE_(a, i, v, MODEL_KIND_WITH_SCOPE(MODEL_WR | MODEL_RELEASE, MODEL_SCOPE_SYS), "ST_RELEASE_SYS")
 #define IDENTITY() SL_IDENTITY()
 
 #define SHARED(T_, name, count)                                                                   \
@@ -501,6 +529,10 @@ static inline uint32_t *sl_dev_error_word(void)
 #define sl_dev_alloc(p, bytes) model_dev_alloc_named((p), (bytes), #p)
 static inline void sl_dev_free(void *p) { model_dev_free(p); }
 static inline const char *sl_launch_role(const char *role) { return model_launch_role(role); }
+static inline unsigned sl_launch_devices(unsigned blocks_per_device)
+{
+    return model_launch_devices(blocks_per_device);
+}
 /* Copies and fills skip the untouched pages of large buffers (a huge grid
  * touches only what its chosen blocks use). */
 static inline sl_status sl_dev_copy_to(void *dev, const void *host, size_t bytes)

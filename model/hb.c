@@ -181,6 +181,7 @@ mrel model_hb_release(mthread *t, int kind)
     if (!model_L.ordering)
         return r;
     r.clock = model_clock(t);
+    r.sscope = (uint8_t)model_scope_of_kind(kind);
     if (kind & MODEL_RELEASE) {
         r.p = model_pos(t);
         r.valid = 1;
@@ -196,12 +197,16 @@ mrel model_hb_release(mthread *t, int kind)
 }
 
 /* Whether a release of scope by the thread at rel synchronises with the
- * acquiring thread t (a block-scope release reaches its own block only). */
+ * acquiring thread t (a block-scope release reaches its own block only;
+ * in a launch of several devices, a release or a store of GPU scope
+ * reaches its own device only). */
 static bool reaches(const mthread *t, const mrel *r)
 {
     return r->valid && r->p.tid != t->gtid &&
            (r->scope != MODEL_SCOPE_CTA || (r->p.tid - 1) / model_L.nth == t->blk->lin ||
-            (model_weaken & MODEL_WEAKEN_SCOPE));
+            (model_weaken & MODEL_WEAKEN_SCOPE)) &&
+           ((model_weaken & MODEL_WEAKEN_SCOPE) ||
+            (model_scope_spans(r->scope, r->p.tid, t->gtid) && model_scope_spans(r->sscope, r->p.tid, t->gtid)));
 }
 
 /* The last fence.sc of each thread that issued one in this launch: the
@@ -227,6 +232,9 @@ static void fence_sc(mthread *t, const mpos *here, int scope)
         }
         const bool same_block = (f->p.tid - 1) / model_L.nth == t->blk->lin;
         if ((f->scope == MODEL_SCOPE_CTA || scope == MODEL_SCOPE_CTA) && !same_block)
+            continue;
+        /* fences of GPU scope on two devices are not in one Fence-SC order */
+        if (!model_scope_spans(f->scope < scope ? f->scope : scope, f->p.tid, t->gtid))
             continue;
         add_record(here, &f->p);
     }
@@ -259,6 +267,9 @@ void model_hb_read(mthread *t, int kind, const mrel *r)
      * it synchronises with nothing */
     if ((kind & MODEL_KIND_SCOPED) && model_scope_of_kind(kind) == MODEL_SCOPE_CTA &&
         (r->p.tid - 1) / model_L.nth != t->blk->lin && !(model_weaken & MODEL_WEAKEN_SCOPE))
+        return;
+    /* nor is a GPU-scope load of another device's store */
+    if (!model_scope_spans(model_scope_of_kind(kind), r->p.tid, t->gtid) && !(model_weaken & MODEL_WEAKEN_SCOPE))
         return;
     if (kind & (MODEL_ACQUIRE)) {
         t->seq++;
@@ -299,6 +310,9 @@ void model_hb_fence(mthread *t, int scope)
         const mrel *q = &t->pending[k];
         /* a block-scope fence synchronises within the block only */
         if (scope == MODEL_SCOPE_CTA && (q->p.tid - 1) / model_L.nth != t->blk->lin)
+            continue;
+        /* and one of GPU scope within the device only */
+        if (!model_scope_spans(scope, q->p.tid, t->gtid))
             continue;
         add_record(&here, &q->p);
     }

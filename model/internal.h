@@ -29,6 +29,7 @@ typedef struct {
 typedef struct {
     mpos p;
     uint8_t valid, scope;
+    uint8_t sscope; /* the scope of the strong store that carries it (a fence's release: of the store after it) */
     uint8_t own; /* the release is the store that carries it (st.release): the store stands at p */
     uint64_t clock;
 } mrel;
@@ -184,9 +185,26 @@ typedef struct {
     unsigned started;   /* blocks started in this launch */
     uint64_t huge_accesses; /* global accesses of a huge run's launch */
     size_t xstate_bytes;    /* the front end's state per thread (model_launch_state) */
+    /* a launch of several devices (model_launch_devices): each device's
+     * grid is this many consecutive blocks; 0: one device */
+    unsigned blocks_per_device;
 } mlaunch;
 
 extern mlaunch model_L;
+
+/* The simulated device of the thread with grid-linear id tid + 1 (0 in a
+ * launch of one device). */
+static inline unsigned model_device_of(uint32_t tid)
+{
+    return model_L.blocks_per_device ? (tid - 1) / model_L.nth / model_L.blocks_per_device : 0;
+}
+/* Whether an ordering of scope (MODEL_SCOPE_*) between the threads tid_a
+ * and tid_b (grid-linear ids + 1) may hold: a GPU scope (or narrower) does
+ * not reach a thread of another device, only a system scope does. */
+static inline bool model_scope_spans(int scope, uint32_t tid_a, uint32_t tid_b)
+{
+    return scope == MODEL_SCOPE_SYS || model_device_of(tid_a) == model_device_of(tid_b);
+}
 /* The interval stamp counter (see mpos). */
 extern uint32_t model_stamp;
 

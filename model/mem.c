@@ -751,6 +751,7 @@ static void rmw_store(mthread *t, const malloc_t *al, void *p, uintptr_t addr, s
          * that release (PTX's observation order through RMW chains) */
         rel.p = seen->p;
         rel.scope = seen->scope;
+        rel.sscope = seen->sscope;
         rel.valid = 1;
     }
     if (!al->shared)

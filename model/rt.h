@@ -220,6 +220,13 @@ sl_status model_launch(const sl_launch *cfg, model_entry entry, const void *args
  * table ("section scan", "totals scan", "add-back"; NULL: none); returns
  * the role before, which the driver puts back when its launches end. */
 const char *model_launch_role(const char *role);
+/* Makes the launches that follow run several simulated devices at once:
+ * the grid is cut into devices of blocks_per_device consecutive blocks
+ * each (0: one device), and an ordering of GPU scope (fence, release,
+ * acquire, a strong access's moral strength) holds between threads of one
+ * device only; system scope spans them all. Each device's grid is
+ * resident at once. Returns the setting before. */
+unsigned model_launch_devices(unsigned blocks_per_device);
 /* Where set, every launch of a dialect kernel's C build is offered to
  * this function first (name: the kernel's instantiated name, args: each
  * parameter's address); it returns true when it ran the launch (its status

@@ -140,6 +140,16 @@ const char *model_launch_role(const char *role)
     return before;
 }
 
+/* The devices of the launches that follow (model_launch_devices). */
+static __thread unsigned launch_bpd;
+
+unsigned model_launch_devices(unsigned blocks_per_device)
+{
+    const unsigned before = launch_bpd;
+    launch_bpd = blocks_per_device;
+    return before;
+}
+
 void model_report_race(mthread *t, const model_site *site, const mref *prev, uintptr_t addr, bool write)
 {
     model_stats *s = model_L.stats;
@@ -1324,6 +1334,16 @@ static sl_status launch(const sl_launch *cfg, model_entry entry, const void *arg
     model_L.nth = (unsigned)nth;
     model_L.nblocks = (unsigned)nb;
     unsigned nres = c->slots ? c->slots : MODEL_DEFAULT_SLOTS;
+    /* several devices: each holds its own grid at once, which the slots
+     * of one device must cover (per-device dispatch is not modelled) */
+    model_L.blocks_per_device = 0;
+    if (launch_bpd) {
+        if (nb % launch_bpd != 0 || launch_bpd > nres)
+            return refuse("launch refused: %llu blocks on devices of %llu blocks each (not a multiple, or more "
+                          "than the residency slots)", nb, launch_bpd);
+        model_L.blocks_per_device = launch_bpd;
+        nres = (unsigned)nb;
+    }
     if (nres > nb)
         nres = (unsigned)nb;
     model_L.huge = c->huge_n > 0;

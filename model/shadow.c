@@ -93,7 +93,8 @@ static uint16_t make_flags(int kind, int scope, uint32_t size, unsigned word)
 static unsigned scope_of(uint16_t f) { return f >> MREF_SCOPE_SHIFT & 3u; }
 
 /* Both strong, the same access (address and size), and scopes that include
- * both threads (a block scope only within one block). */
+ * both threads (a block scope only within one block, a GPU scope only
+ * within one device). */
 static bool morally_strong(const mref *a, uint16_t bflags, const mpos *b)
 {
     const uint16_t same = MREF_STRONG | 3u << MREF_SIZE_SHIFT | 3u << MREF_OFF_SHIFT;
@@ -103,7 +104,9 @@ static bool morally_strong(const mref *a, uint16_t bflags, const mpos *b)
         return false;
     if (scope_of(a->flags) == MODEL_SCOPE_CTA || scope_of(bflags) == MODEL_SCOPE_CTA)
         return (a->p.tid - 1) / model_L.nth == (b->tid - 1) / model_L.nth;
-    return true;
+    /* GPU scope includes the threads of one device only */
+    return model_scope_spans((int)scope_of(a->flags), a->p.tid, b->tid) &&
+           model_scope_spans((int)scope_of(bflags), a->p.tid, b->tid);
 }
 
 /* Whether the earlier access a and the current one (at c, flags cf) can

@@ -28,6 +28,8 @@
 #                bit for bit, bench --backend cuda, adversarial dispatch)
 #   simspeed.log the simulator's speed on this host's CPU, dialect and PTX
 #                paths (stage simspeed, not run by default)
+#   multigpu.log the multi-gpu scan checked on the GPU (stage multigpu, not
+#                run by default)
 #   ptxisa.log   the PTX instruction test set run on this GPU
 #                (ptx-isa-h100.txt) against tests/ptx/isa/h100.txt, the
 #                results the simulator is checked against
@@ -515,6 +517,43 @@ do_tune() {
     return $rc
 }
 
+# The scan across devices (docs/scaling.md, "A scan across GPUs"): built as
+# the build stage does, then scanlab verify of multi-gpu on the GPU with 2
+# and 4 shards (every shard on the current GPU: the catalogue's run), sizes
+# not divisible by P and above 2^31 elements: integers bitwise equal to the
+# sequential scan (so to one GPU's), floats run to run (--repeat). Each
+# step's status goes to multigpu.log and summary.txt. Not run by default.
+# `scanlab bench --devices P` (shards on P GPUs, peer memory) is not built
+# yet: this stage writes no docs/data/bench-multi-gpu.json.
+do_multigpu() {
+    local rc=0 s=$build/scanlab log=$out/multigpu.log
+    : >"$log"
+    step() { # name, command...: runs it, records its rc
+        local name=$1 t0=$SECONDS r
+        shift
+        echo "== $name: $*" >>"$log"
+        limit 1200 "$@" >>"$log" 2>&1
+        r=$?
+        printf '  multigpu %-28s rc=%-3d %4ds\n' "$name" "$r" $((SECONDS - t0)) | tee -a "$summary" "$log"
+        [ $r -eq 0 ] || rc=1
+    }
+    nvidia-smi --query-gpu=index,name,memory.total --format=csv >>"$log" 2>&1
+    nvidia-smi topo -m >>"$log" 2>&1
+    if ! do_build; then
+        echo "multigpu: the build failed (build.log)" | tee -a "$summary" "$log"
+        return 1
+    fi
+    for p in 2 4; do
+        step "verify-p$p-ints" "$s" verify --algo multi-gpu --backend cuda --both --type i32,i64 \
+            --param $p --n 0,1,2,3,1025,2^24,16777219 --seed 37 --jobs 1
+        step "verify-p$p-floats-repeat" "$s" verify --algo multi-gpu --backend cuda --type f32,f64 --op add \
+            --param $p --n 1000003,16777217 --repeat 5 --seed 38 --jobs 1
+    done
+    step "verify-p2-above-2^31" "$s" verify --algo multi-gpu --backend cuda --type i32 --op add --param 2 \
+        --n 2147483713 --seed 39 --jobs 1
+    return $rc
+}
+
 # The simulator against the GPU's counters (docs/model-fidelity.md): about
 # three minutes on a 16-core H100 host; bounded, so that it cannot hang.
 do_fidelity() {
@@ -541,6 +580,7 @@ for st in $stages; do
     test) stage test do_test || status=1 ;;
     verify) stage verify do_verify || status=1 ;;
     huge) stage huge do_huge || status=1 ;;
+    multigpu) stage multigpu do_multigpu || status=1 ;;
     bench) stage bench do_bench || status=1 ;;
     gpubench) stage gpubench do_gpubench || status=1 ;;
     experiments) stage experim do_experiments || status=1 ;;

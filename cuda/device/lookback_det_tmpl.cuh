@@ -126,6 +126,14 @@ SL_DEVICE T SL_KN(det_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, in
     /* the window's last tile publishes L_(j+1) */
     if (o == SL_TILE_WINDOW - 1 && threadIdx.x == 0)
         SL_KN(tile_publish)(ts, ts.win, j, SL_TILE_P, j == 0 ? window : OP(LD(sh, 1), window));
+    /* a carry from before the scan (the shards before a multi-GPU scan's)
+     * goes in front of the prefix: one fixed expression again, and the
+     * published words stay the scan's own */
+    if (ts.carry) {
+        const T c = LD((const T *)ts.carry, 0);
+        prefix = *have ? OP(c, prefix) : c;
+        *have = 1;
+    }
     return prefix;
 }
 
@@ -167,6 +175,9 @@ SL_DEVICE T SL_KN(tile_resolve)(sl_tile_status ts, size_t tile, T total, T *sh, 
 #define SL_SP_PIPELINE 1
 #include "cuda/device/single_pass.cuh"
 
+/* A file that drives the scan itself (multi_gpu_tmpl.cuh) defines
+ * SL_LOOKBACK_DET_NO_HOST: the host driver is this file's own symbol. */
+#if !defined(SL_LOOKBACK_DET_NO_HOST)
 /* Host driver: a->block threads (a multiple of 32, default 128, 192 for
  * inputs of 64 MiB or more: tile_geom.h), a->param items per thread
  * (default 24 for 4-byte types, 12 for 8-byte types). */
@@ -174,3 +185,4 @@ SL_HOST sl_status SL_KN(lookback_det)(const sl_kargs *a)
 {
     return SL_KN(sp_host)(a, sl_lookback_threads(a->n, sizeof(T)), 0, 1);
 }
+#endif

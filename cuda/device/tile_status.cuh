@@ -95,6 +95,10 @@ typedef struct {
     uint32_t tiles;   /* tiles of the scan */
     uint32_t first_ns; /* sleep before a look-back's first poll */
     uint32_t min_ns, max_ns; /* back-off between its polls */
+    /* a value in front of every prefix of the scan (one element of its
+     * type, written before the launch: a multi-GPU scan's carry from the
+     * shards before), or NULL */
+    const void *carry;
 } sl_tile_status;
 
 /* Bytes of one status word for elements of elem_size bytes. */

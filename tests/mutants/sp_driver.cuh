@@ -66,6 +66,7 @@ typedef struct {
     int by_block; /* tile = blockIdx.x (else a ticket per block) */
     int windows;  /* the protocol keeps window words (lookback-det) */
     int adversary; /* SL_ADVERSARY_* */
+    const void *carry; /* the protocol's carry (sl_tile_status.carry), or NULL */
 } sl_sp_cfg;
 /* Back-off rounds of a block that emulates a late start (SL_ADVERSARY_LATE)
  * and the nanoseconds of each: about 0.6 ms on the GPU, long enough for
@@ -295,6 +296,7 @@ static sl_status SL_KN(sp_dev)(const void *d_in, void *d_out, const sl_kargs *a,
     if (c->by_block && tiles > SL_DEV_MAX_GRID_X)
         return SL_ERR_ARG;
     SL_TRY(sl_tile_status_alloc(&ts, tiles, sizeof(T), c->windows));
+    ts.carry = c->carry;
     grid = c->by_block ? (unsigned)tiles
            : constant  ? sl_dev_grid(tiles, SL_RESIDENT_BLOCKS_OR(SL_KN(sp_scan), c->g.block, c->g.shmem,
                                                                  (unsigned)tiles))
@@ -347,6 +349,7 @@ static sl_status SL_KN(sp_host)(const sl_kargs *a, unsigned default_block, int b
     sl_sp_cfg c;
     c.by_block = by_block;
     c.windows = windows;
+    c.carry = NULL;
     if (sl_tile_geom_of(a->block, a->param, sizeof(T), default_block, &c.g) != SL_OK)
         return SL_ERR_ARG;
     if (a->n == 0)

@@ -34,6 +34,7 @@ typedef struct {
     uint32_t *error;  /* set to 1 by a wait that gave up */
     uint32_t epoch;   /* this run's epoch (>= 1) */
     uint32_t tiles;   /* tiles of the scan */
+    const void *carry; /* sp_driver.cuh's carry: always NULL here */
 } sl_tile_status;
 
 static inline void sl_tile_status_free(sl_tile_status *ts)

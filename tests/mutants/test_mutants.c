@@ -92,6 +92,13 @@ static mut_ctx ctx = {table, sizeof table / sizeof table[0], 1};
     {{NULL, "MUT_SPLIT_ST_VALUE((T *)ts.value, k, v);", 0}, {NULL, "return MUT_SPLIT_LD_VALUE(", 0}}
 #define SPLIT_WHY "the plain value's store and load are unordered at the first hand-off (n = 33, 2 tiles)"
 
+#define MG "cuda/device/multi_gpu_tmpl.cuh"
+/* three simulated devices; from n = 2 two of them pass a total on */
+#define MG_ARGS "--both --n 1,2,33,1025 --param 3"
+#define MG_SITES \
+    {{NULL, "SL_MG_PUBLISH(tb.flag[h], dev, epoch);", 0}, {NULL, "seen = SL_MG_OBSERVE(tb.flag[dev], lane) == epoch;", 0}}
+#define MG_WHY "the flag of a GPU scope is not morally strong across devices: a race at the first carry (n >= 1)"
+
 static const mutant mutants[] = {
     /* Kogge-Stone in place (cuda/block/kogge_stone_tmpl.cuh) */
     CONTROL("ks"),
@@ -253,6 +260,11 @@ static const mutant mutants[] = {
      .blind = OLD_DEFAULT_SIZES " --op add",
      .why = "only a persistent grid pipelines (two tiles a block or more), which the simulator runs when a "
             "grid of a block per tile has more than 4 blocks: from 5 tiles of 128 x 24; blind up to 4097"},
+    /* Multi-GPU scan: the carry between devices (multi_gpu_tmpl.cuh) */
+    CONTROL("mg"),
+    {.name = "mg-gpu-scope", .control = "mg", .category = "memory ordering: scope",
+     .change = "st.release.sys / ld.acquire.sys of a shard total's flag made GPU-scoped",
+     .signal = SIG_RACE, .args = MG_ARGS, .file = MG, .site = MG_SITES, .why = MG_WHY},
     /* Chained scan, flag and value apart, release/acquire (split_status.cuh) */
     CONTROL("split-relacq"),
     {.name = "split-publish-relaxed", .control = "split-relacq", .category = "memory ordering: writer",
