@@ -531,8 +531,8 @@ static void print_out(const bench_options *o, const sl_bench_gpu *gpu0, const mg
             printf("\n%u x %s: n = %zu per GPU (%zu in all), %s %s, %s; median of %d runs, the GPUs' work alone\n",
                    p, gpu0->name, r->n, (size_t)p * r->n, verify_type_name(r->type), verify_op_name(r->op),
                    r->exclusive ? "exclusive" : "inclusive", r->reps);
-            printf("copy and lookback: on every GPU at once, each on its own n; GB/s counts 2 * %u * n elements; %s\n\n",
-                   p, r->resident ? "cache-resident" : "from memory (each L2 flushed before each run)");
+            printf("copy and lookback: on every GPU at once, each on its own n; GB/s counts 2 * %u * n "
+                   "elements; %s\n\n", p, r->resident ? "cache-resident" : "from memory (each L2 flushed before each run)");
             printf("%-12s %10s %9s %8s %10s %8s %7s\n", "algorithm", "median ms", "GB/s", "of copy", "vs 1 GPU",
                    "traffic", "repeat");
         }
