@@ -274,15 +274,18 @@ __device__ __forceinline__ uint64_t sl_atomic_exch(uint64_t *p, uint64_t v)
 #define ATOMIC_CAS(p, cmp, v) sl_atomic_cas(p, cmp, v)
 #define ATOMIC_EXCH(p, v) sl_atomic_exch(p, v)
 
-/* Launch: kernel<<<grid, block, shmem>>>(args) and the launch error. */
+/* Launch: kernel<<<grid, block, shmem, stream>>>(args) and the launch
+ * error; the stream is the calling thread's (sl_dev_stream_set in
+ * cuda/bench/dev_arena.h: 0, the default stream, unless a driver that runs
+ * on several GPUs set one). */
 static inline dim3 sl_dim3_cuda(sl_dim3 d) { return dim3(d.x, d.y, d.z); }
 static inline sl_status sl_cuda_status(cudaError_t e) { return e == cudaSuccess ? SL_OK : SL_ERR_CUDA; }
 #define SL_DEFINE_LAUNCH(kname, ...)                                                          \
     static inline sl_status SL_CAT2(kname, _launch)(sl_launch cfg_,                           \
                                                     SL_MAP(SL_PDECL, SL_COMMA_, __VA_ARGS__)) \
     {                                                                                         \
-        kname<<<sl_dim3_cuda(cfg_.grid), sl_dim3_cuda(cfg_.block), cfg_.shmem>>>(            \
-            SL_MAP(SL_PNAME, SL_COMMA_, __VA_ARGS__));                                        \
+        kname<<<sl_dim3_cuda(cfg_.grid), sl_dim3_cuda(cfg_.block), cfg_.shmem,                \
+                (cudaStream_t)sl_dev_stream_current()>>>(SL_MAP(SL_PNAME, SL_COMMA_, __VA_ARGS__)); \
         return sl_cuda_status(cudaGetLastError());                                            \
     }
 
@@ -323,8 +326,15 @@ static inline sl_status sl_dev_copy_to(void *dev, const void *host, size_t bytes
 { return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)); }
 static inline sl_status sl_dev_copy_from(void *host, const void *dev, size_t bytes)
 { return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost)); }
+/* On the thread's stream where one is set, so that it is ordered with the
+ * launches that follow. */
 static inline sl_status sl_dev_memset(void *dev, int byte, size_t bytes)
-{ return bytes == 0 ? SL_OK : sl_cuda_status(cudaMemset(dev, byte, bytes)); }
+{
+    cudaStream_t s = (cudaStream_t)sl_dev_stream_current();
+    if (bytes == 0)
+        return SL_OK;
+    return sl_cuda_status(s ? cudaMemsetAsync(dev, byte, bytes, s) : cudaMemset(dev, byte, bytes));
+}
 /* Waits for the launched kernels and returns their error, if any; inside a
  * device arena it only returns the launch error (the caller waits). */
 static inline sl_status sl_dev_sync(void)

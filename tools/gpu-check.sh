@@ -28,8 +28,9 @@
 #                bit for bit, bench --backend cuda, adversarial dispatch)
 #   simspeed.log the simulator's speed on this host's CPU, dialect and PTX
 #                paths (stage simspeed, not run by default)
-#   multigpu.log the multi-gpu scan checked on the GPU (stage multigpu, not
-#                run by default)
+#   multigpu.log the multi-gpu scan checked on 2 or 4 GPUs and its benchmark
+#                across GPUs (stage multigpu, not run by default);
+#                bench-multi-gpu.json the benchmark, docs/data/bench-multi-gpu.json
 #   ptxisa.log   the PTX instruction test set run on this GPU
 #                (ptx-isa-h100.txt) against tests/ptx/isa/h100.txt, the
 #                results the simulator is checked against
@@ -517,40 +518,97 @@ do_tune() {
     return $rc
 }
 
-# The scan across devices (docs/scaling.md, "A scan across GPUs"): built as
-# the build stage does, then scanlab verify of multi-gpu on the GPU with 2
-# and 4 shards (every shard on the current GPU: the catalogue's run), sizes
-# not divisible by P and above 2^31 elements: integers bitwise equal to the
-# sequential scan (so to one GPU's), floats run to run (--repeat). Each
-# step's status goes to multigpu.log and summary.txt. Not run by default.
-# `scanlab bench --devices P` (shards on P GPUs, peer memory) is not built
-# yet: this stage writes no docs/data/bench-multi-gpu.json.
+# The scan across devices (docs/scaling.md, "A scan across GPUs"). On a
+# host of 2 or 4 GPUs (P = 2, and 4 where there are 4), each step bounded
+# and its status recorded in multigpu.log and summary.txt:
+#   - scanlab verify of multi-gpu on the GPU with SCANLAB_MG_DEVICES=each
+#     (shard g on GPU g, refused otherwise): integers bit for bit against the
+#     sequential scan (so equal to one GPU's), sizes P does not divide;
+#     floats run to run (--repeat 5); one size above 2^31 elements in all
+#     (P = 2, i32; P = 4 too where its GPUs hold it);
+#   - the shards on the current GPU (SCANLAB_MG_DEVICES=one), as a control;
+#   - scanlab bench --backend cuda --devices P at 2^24, 2^28 and 2^30
+#     elements per GPU: multi-gpu against lookback and a copy on every GPU
+#     at once, into multigpu/bench-p$P.json, and all of them into
+#     bench-multi-gpu.json (docs/data/bench-multi-gpu.json).
+# It builds only the scanlab binary, and nothing where a prebuilt one
+# (stage prebuilt) is there: build first (stage build or prebuilt, in a
+# call of its own). The steps share a budget of MULTIGPU_SECONDS (450): a
+# step never runs past it, and one left without time is recorded rc=124.
+# Not run by default.
 do_multigpu() {
-    local rc=0 s=$build/scanlab log=$out/multigpu.log
+    local rc=0 s=$build/scanlab log=$out/multigpu.log dir=$out/multigpu gpus p
+    local deadline=$((SECONDS + 1000000)) # the build's own limit only
     : >"$log"
-    step() { # name, command...: runs it, records its rc
-        local name=$1 t0=$SECONDS r
-        shift
+    mkdir -p "$dir"
+    step() { # name, seconds, command...: runs it, records its rc
+        local name=$1 secs=$2 t0=$SECONDS r
+        shift 2
+        [ $((deadline - SECONDS)) -lt "$secs" ] && secs=$((deadline - SECONDS))
         echo "== $name: $*" >>"$log"
-        limit 1200 "$@" >>"$log" 2>&1
-        r=$?
-        printf '  multigpu %-28s rc=%-3d %4ds\n' "$name" "$r" $((SECONDS - t0)) | tee -a "$summary" "$log"
+        if [ "$secs" -le 0 ]; then
+            echo "!! not run: the stage's ${MULTIGPU_SECONDS:-450}s are spent" >>"$log"
+            r=124
+        else
+            limit "$secs" "$@" >>"$log" 2>&1
+            r=$?
+        fi
+        printf '  multigpu %-30s rc=%-3d %4ds\n' "$name" "$r" $((SECONDS - t0)) | tee -a "$summary" "$log"
         [ $r -eq 0 ] || rc=1
+        return $r
     }
-    nvidia-smi --query-gpu=index,name,memory.total --format=csv >>"$log" 2>&1
+    nvidia-smi --query-gpu=index,name,memory.total,memory.used --format=csv >>"$log" 2>&1
     nvidia-smi topo -m >>"$log" 2>&1
-    if ! do_build; then
-        echo "multigpu: the build failed (build.log)" | tee -a "$summary" "$log"
+    if [ -f "$build/build.ninja" ] || [ ! -x "$s" ]; then
+        [ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgpu_arch=90 >>"$out/build.log" 2>&1
+        step build-scanlab 300 meson compile -C "$build" -j "$(nproc)" scanlab || return 1
+    fi
+    # the checks' and benchmarks' budget: no step runs past it, whatever its own limit
+    deadline=$((SECONDS + ${MULTIGPU_SECONDS:-450}))
+    gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
+    echo "GPUs: $gpus" | tee -a "$log"
+    if [ "$gpus" -lt 2 ]; then
+        echo "multigpu: needs 2 GPUs or more; this host has $gpus" | tee -a "$summary" "$log"
         return 1
     fi
-    for p in 2 4; do
-        step "verify-p$p-ints" "$s" verify --algo multi-gpu --backend cuda --both --type i32,i64 \
-            --param $p --n 0,1,2,3,1025,2^24,16777219 --seed 37 --jobs 1
-        step "verify-p$p-floats-repeat" "$s" verify --algo multi-gpu --backend cuda --type f32,f64 --op add \
-            --param $p --n 1000003,16777217 --repeat 5 --seed 38 --jobs 1
+    local ps=2
+    [ "$gpus" -ge 4 ] && ps="2 4"
+    # the refusals: more GPUs than the host has, exit status 2
+    step refuse-devices 30 bash -c "\"$s\" bench --backend cuda --devices $((gpus + 1)) --n 1024; [ \$? -eq 2 ]"
+    for p in $ps; do
+        SCANLAB_MG_DEVICES=each step "verify-p$p-ints" 90 "$s" verify --algo multi-gpu --backend cuda --both \
+            --type i32,i64 --param "$p" --n 0,1,2,3,1025,2^24,16777219 --seed 37 --jobs 1
+        SCANLAB_MG_DEVICES=each step "verify-p$p-floats-repeat" 90 "$s" verify --algo multi-gpu --backend cuda \
+            --type f32,f64 --op add --param "$p" --n 1000003,16777217 --repeat 5 --seed 38 --jobs 1
+        SCANLAB_MG_DEVICES=one step "verify-p$p-one-gpu" 60 "$s" verify --algo multi-gpu --backend cuda \
+            --type i32 --op add,affine --param "$p" --n 1025,16777219 --seed 40 --jobs 1
     done
-    step "verify-p2-above-2^31" "$s" verify --algo multi-gpu --backend cuda --type i32 --op add --param 2 \
-        --n 2147483713 --seed 39 --jobs 1
+    # above 2^31 elements in all: 2^31 + 65 i32 (8 GiB in and out on the host)
+    SCANLAB_MG_DEVICES=each step "verify-p2-above-2^31" 120 "$s" verify --algo multi-gpu --backend cuda \
+        --type i32 --op add --param 2 --n 2147483713 --seed 39 --jobs 1
+    for p in $ps; do
+        step "bench-p$p" 150 bash -c "\"$s\" bench --backend cuda --devices $p --n 2^24,2^28,2^30 --json \
+            >\"$dir/bench-p$p.json\""
+        [ -f "$dir/bench-p$p.json" ] && head -c 2000 "$dir/bench-p$p.json" >>"$log"
+        step "bench-p$p-table" 60 "$s" bench --backend cuda --devices "$p" --n 2^28 --repeat 10
+    done
+    # one document: {"runs": [the bench document of each P]}, each with its command
+    step bench-json 30 python3 - "$dir" "$out/bench-multi-gpu.json" $ps <<'PY'
+import json, sys
+d, dst, ps = sys.argv[1], sys.argv[2], sys.argv[3:]
+runs = []
+for p in ps:
+    with open(f"{d}/bench-p{p}.json") as f:
+        doc = json.load(f)
+    doc["command"] = f"scanlab bench --backend cuda --devices {p} --n 2^24,2^28,2^30 --json"
+    runs.append(doc)
+with open(dst, "w") as f:
+    json.dump({"runs": runs}, f, indent=1)
+for r in runs:
+    for row in r["results"]:
+        print(r["devices"], row["algo"], row["n"], round(row["median_ms"], 4), row["vs_one_gpu"],
+              round(row["frac_of_copy"], 3), row["repeatable"])
+PY
     return $rc
 }
 

@@ -79,10 +79,10 @@ __device__ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-__global__ static void fill_kernel(void *d, int type, int add, size_t n, uint64_t seed)
+__global__ static void fill_kernel(void *d, int type, int add, size_t n, size_t first, uint64_t seed)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        const uint64_t r = mix64(seed ^ (uint64_t)i);
+        const uint64_t r = mix64(seed ^ (uint64_t)(first + i));
         const int64_t iv = add ? (int64_t)(r % 1000) : (int64_t)r;
         const double fv = (double)(r >> 11) * 0x1.0p-53;
         switch (type) {
@@ -94,13 +94,32 @@ __global__ static void fill_kernel(void *d, int type, int add, size_t n, uint64_
     }
 }
 
-extern "C" sl_status sl_bench_fill(void *d, sl_type type, sl_op op, size_t n, uint64_t seed)
+extern "C" sl_status sl_bench_fill_at(void *d, sl_type type, sl_op op, size_t n, size_t first, uint64_t seed)
 {
     if (n == 0)
         return SL_OK;
-    fill_kernel<<<grid_for(n), SL_BENCH_THREADS>>>(d, (int)type, op == SL_ADD, n, seed);
+    fill_kernel<<<grid_for(n), SL_BENCH_THREADS>>>(d, (int)type, op == SL_ADD, n, first, seed);
     return status_of(cudaDeviceSynchronize());
 }
+
+extern "C" sl_status sl_bench_fill(void *d, sl_type type, sl_op op, size_t n, uint64_t seed)
+{
+    return sl_bench_fill_at(d, type, op, n, 0, seed);
+}
+
+extern "C" int sl_bench_gpu_count(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
+extern "C" sl_status sl_bench_use_gpu(int g) { return status_of(cudaSetDevice(g)); }
+
+extern "C" sl_status sl_bench_event_wait(void *e) { return status_of(cudaStreamWaitEvent(0, (cudaEvent_t)e, 0)); }
 
 extern "C" sl_status sl_bench_copy(void *dst, const void *src, size_t bytes)
 {

@@ -40,6 +40,19 @@ sl_status sl_bench_to_host(void *host, const void *dev, size_t bytes);
  * [0, 1). The same values as `scanlab bench --backend omp`. */
 sl_status sl_bench_fill(void *d, sl_type type, sl_op op, size_t n, uint64_t seed);
 
+/* The same for elements first .. first + n - 1 of that input (a shard of
+ * it on one of several GPUs). */
+sl_status sl_bench_fill_at(void *d, sl_type type, sl_op op, size_t n, size_t first, uint64_t seed);
+
+/* GPUs of this host (0 without any), and the one the calls that follow use
+ * (cudaSetDevice); each GPU has its own default stream, events and
+ * buffers. */
+int sl_bench_gpu_count(void);
+sl_status sl_bench_use_gpu(int g);
+/* The current GPU's default stream waits (queued) for event e, recorded
+ * on any GPU: how the runs across GPUs start and end together. */
+sl_status sl_bench_event_wait(void *e);
+
 /* A device-to-device copy of bytes bytes, queued on the default stream. */
 sl_status sl_bench_copy(void *dst, const void *src, size_t bytes);
 /* Reads bytes bytes of buf on the device (queued), so that the L2 holds

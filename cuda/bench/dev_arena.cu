@@ -14,6 +14,12 @@ extern "C" sl_dev_arena *sl_dev_arena_current(void) { return current_arena; }
 
 extern "C" void sl_dev_arena_set(sl_dev_arena *s) { current_arena = s; }
 
+static thread_local void *current_stream;
+
+extern "C" void *sl_dev_stream_current(void) { return current_stream; }
+
+extern "C" void sl_dev_stream_set(void *s) { current_stream = s; }
+
 static sl_status status_of(cudaError_t e)
 {
     if (e == cudaSuccess)

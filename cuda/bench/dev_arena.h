@@ -60,6 +60,14 @@ sl_status sl_dev_arena_alloc(sl_dev_arena *s, void **p, size_t bytes);
 /* Whether p lies in the arena's memory (sl_dev_free leaves it alone). */
 int sl_dev_arena_owns(const sl_dev_arena *s, const void *p);
 
+/* The stream (a cudaStream_t) of the calling thread's launches and
+ * memsets in the dialect (SL_DEFINE_LAUNCH), NULL: the default stream. A
+ * driver that runs on several GPUs sets each GPU's own while it queues
+ * that GPU's work (cuda/device/mg_devices.h). */
+void *sl_dev_stream_current(void);
+/* Makes s (NULL: the default stream) the calling thread's stream. */
+void sl_dev_stream_set(void *s);
+
 /* Co-resident blocks of a kernel on the current GPU: the occupancy of one
  * SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor) times the SM count,
  * at least 1. kernel is the __global__ function's address. Asked of the

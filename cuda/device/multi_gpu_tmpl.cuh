@@ -36,6 +36,9 @@
 #include "cuda/device/lookback_det_tmpl.cuh"
 #undef SL_LOOKBACK_DET_NO_HOST
 #include "cuda/device/multi_gpu.h"
+#if defined(__CUDACC__)
+#include "cuda/device/mg_devices.h"
+#endif
 
 /* The single-pass driver's own host entry is not this file's (a static
  * inline function that uses it keeps the compilers quiet) */
@@ -77,14 +80,14 @@ SL_DEFINE_LAUNCH(SL_KN(mg_reduce), (const T *, in), (T *, sums), (size_t, n), (u
                  (size_t, per), (size_t, ranges))
 
 /* The boards, one per device, in its own memory: flag[h] = the epoch once
- * device h's total is in val[h]. Tables of ndev pointers (valid on every
- * device: one address space). */
+ * device h's total is in val[h]. Arrays of ndev pointers, passed by value
+ * in the launch (no table to copy to each GPU before a run). */
 typedef struct {
-    T **sums;       /* each device's range totals */
-    size_t *nsums;  /* how many */
-    uint32_t **flag; /* each device's board: ndev flags */
-    T **val;        /* and ndev values */
-    T **carry;      /* each device's carry (one element) */
+    T *sums[SL_MG_MAX_DEVICES];        /* each device's range totals */
+    size_t nsums[SL_MG_MAX_DEVICES];   /* how many */
+    uint32_t *flag[SL_MG_MAX_DEVICES]; /* each device's board: ndev flags */
+    T *val[SL_MG_MAX_DEVICES];         /* and ndev values */
+    T *carry[SL_MG_MAX_DEVICES];       /* each device's carry (one element) */
 } SL_FN(sl_mg_tables);
 
 /* 2: one warp per device, device dev_base + blockIdx.x. */
@@ -203,53 +206,115 @@ static sl_status SL_KN(mg_carry_all)(SL_FN(sl_mg_tables) tb, unsigned ndev, uint
     return st;
 }
 
-/* The device tables of the boards: ndev pointers each. */
-static sl_status SL_KN(mg_tables_make)(const SL_FN(sl_mg_dev) *d, unsigned ndev, SL_FN(sl_mg_tables) *tb,
-                                       void **mem)
+/* The boards' pointers of every device, for the carry launches. */
+static void SL_KN(mg_tables_fill)(const SL_FN(sl_mg_dev) *d, unsigned ndev, SL_FN(sl_mg_tables) *tb)
 {
-    T *sums[SL_MG_MAX_DEVICES], *val[SL_MG_MAX_DEVICES], *carry[SL_MG_MAX_DEVICES];
-    uint32_t *flag[SL_MG_MAX_DEVICES];
-    size_t nsums[SL_MG_MAX_DEVICES];
-    const size_t pb = ndev * sizeof(void *), sb = ndev * sizeof(size_t);
-    sl_status st = SL_OK;
-    char *m = NULL;
+    memset(tb, 0, sizeof *tb);
     for (unsigned g = 0; g < ndev; g++) {
-        sums[g] = d[g].sums;
-        val[g] = d[g].val;
-        carry[g] = d[g].carry;
-        flag[g] = d[g].flag;
-        nsums[g] = d[g].nsums;
+        tb->sums[g] = d[g].sums;
+        tb->val[g] = d[g].val;
+        tb->carry[g] = d[g].carry;
+        tb->flag[g] = d[g].flag;
+        tb->nsums[g] = d[g].nsums;
     }
-    SL_TRY(sl_dev_alloc((void **)&m, 4 * pb + sb));
-    SL_TRY(sl_dev_copy_to(m, sums, pb));
-    SL_TRY(sl_dev_copy_to(m + pb, flag, pb));
-    SL_TRY(sl_dev_copy_to(m + 2 * pb, val, pb));
-    SL_TRY(sl_dev_copy_to(m + 3 * pb, carry, pb));
-    SL_TRY(sl_dev_copy_to(m + 4 * pb, nsums, sb));
-    tb->sums = (T **)(void *)m;
-    tb->flag = (uint32_t **)(void *)(m + pb);
-    tb->val = (T **)(void *)(m + 2 * pb);
-    tb->carry = (T **)(void *)(m + 3 * pb);
-    tb->nsums = (size_t *)(void *)(m + 4 * pb);
-    *mem = m;
-    return SL_OK;
+}
+
+#if defined(__CUDACC__)
+/* Device memory of one device's part of a run on its own GPU, in its
+ * arena: the board (range totals, values, flags, carry: each rounded up
+ * to the arena's 256 bytes) and lookback-det's tile states. */
+static size_t SL_KN(mg_arena_bytes)(size_t len, unsigned ndev, const sl_tile_geom *g)
+{
+    const size_t align = 256, tiles = len ? sl_dev_tiles(len, g->tile) : 0;
+    const size_t board[4] = {SL_MG_RANGES * sizeof(T), ndev * sizeof(T), ndev * sizeof(uint32_t), sizeof(T)};
+    size_t bytes = sl_tile_status_arena_bytes(tiles, sizeof(T), 1);
+    for (int k = 0; k < 4; k++)
+        bytes += (board[k] + align - 1) / align * align;
+    return bytes;
+}
+
+/* The scan with shard g resident on GPU g (r: slices, streams, arenas).
+ * Every GPU's work is queued on its own stream without a host wait: the
+ * reduces, the carry warps (each on its GPU, waiting for the flags of the
+ * GPUs before it, which sit in its own memory and are written by those
+ * GPUs through peer access) and the scans; the GPUs run at once. The
+ * caller waits (sl_mg_run_wait) and reads the arenas' error words. */
+static sl_status SL_KN(mg_on_gpus)(const sl_kargs *a, sl_mg_run *r, const sl_tile_geom *g)
+{
+    const unsigned p = r->devices;
+    SL_FN(sl_mg_dev) d[SL_MG_MAX_DEVICES];
+    SL_FN(sl_mg_tables) tb;
+    size_t cap[SL_MG_MAX_DEVICES];
+    sl_status st = SL_OK;
+    if (r->elem != sizeof(T) || r->total != a->n)
+        return SL_ERR_ARG;
+    memset(d, 0, sizeof d);
+    for (unsigned k = 0; k < p; k++)
+        cap[k] = SL_KN(mg_arena_bytes)(r->n[k], p, g);
+    if ((st = sl_mg_run_begin(r, cap)) != SL_OK)
+        return st;
+    const uint32_t epoch = r->arena[0].epoch;
+    /* every board before any carry: the GPUs before k write into k's */
+    for (unsigned k = 0; k < p; k++) {
+        SL_TRY(sl_mg_run_use(r, k));
+        d[k].in = (const T *)r->in[k];
+        d[k].out = (T *)r->out[k];
+        d[k].n = r->n[k];
+        SL_TRY(sl_dev_alloc((void **)&d[k].sums, SL_MG_RANGES * sizeof(T)));
+        SL_TRY(sl_dev_alloc((void **)&d[k].val, p * sizeof(T)));
+        SL_TRY(sl_dev_alloc((void **)&d[k].flag, p * sizeof(uint32_t)));
+        SL_TRY(sl_dev_alloc((void **)&d[k].carry, sizeof(T)));
+        SL_TRY(SL_KN(mg_reduce_dev)(&d[k], g, k + 1 == p));
+    }
+    SL_KN(mg_tables_fill)(d, p, &tb);
+    for (unsigned k = 0; k < p; k++) {
+        SL_TRY(sl_mg_run_use(r, k));
+        SL_TRY(SL_LAUNCH(mg_carry)(sl_launch_1d(1, SL_WARP_SIZE, 0), tb, p, k, epoch, r->arena[k].error));
+    }
+    for (unsigned k = 0; k < p; k++) {
+        SL_TRY(sl_mg_run_use(r, k));
+        SL_TRY(SL_KN(mg_scan_dev)(&d[k], a, g, k == 0));
+    }
 done:
-    sl_dev_free(m);
+    return sl_mg_run_end(r, st);
+}
+
+/* The catalogue's call with one shard per GPU on host buffers: the slices
+ * copied in, the run, the wait, the slices copied out. */
+static sl_status SL_KN(mg_host_on_gpus)(const sl_kargs *a, unsigned p, const sl_tile_geom *g)
+{
+    sl_mg_run r;
+    int gave_up = 0;
+    sl_status st = sl_mg_run_open(&r, p, a->n, sizeof(T), 1);
+    if (st != SL_OK)
+        return st;
+    SL_TRY(sl_mg_run_copy_in(&r, a->in));
+    SL_TRY(SL_KN(mg_on_gpus)(a, &r, g));
+    SL_TRY(sl_mg_run_wait(&r, &gave_up));
+    if (gave_up) {
+        st = SL_ERR_TIMEOUT;
+        goto done;
+    }
+    SL_TRY(sl_mg_run_copy_out(&r, a->out));
+done:
+    sl_mg_run_close(&r);
     return st;
 }
+#endif
 
 /* Host driver of the catalogue: a->param devices (0: SL_MG_DEFAULT_DEVICES,
  * at most SL_MG_MAX_DEVICES), a->block threads of the shards' scans (0:
  * lookback-det's for the longest shard). The simulator runs the devices'
- * carry kernels as one launch of simulated devices; on the GPU every shard
- * is on the current GPU (`scanlab bench --backend cuda --devices P` puts
- * each on its own). */
+ * carry kernels as one launch of simulated devices. On the GPU: the
+ * benchmark's resident run where one is set (sl_mg_run_current), else
+ * shard g on GPU g or every shard on the current GPU as SCANLAB_MG_DEVICES
+ * says (cuda/device/mg_devices.h; inside a single-GPU device arena the
+ * data is on the current GPU, so the shards stay there). */
 SL_HOST sl_status SL_KN(SL_MG_NAME)(const sl_kargs *a)
 {
     const unsigned p = a->param == 0 ? SL_MG_DEFAULT_DEVICES : a->param > 0 ? (unsigned)a->param : 0;
     SL_FN(sl_mg_dev) d[SL_MG_MAX_DEVICES];
     SL_FN(sl_mg_tables) tb;
-    void *tables = NULL;
     uint32_t *error = NULL, err = 0;
     size_t lo, len;
     sl_tile_geom g;
@@ -261,6 +326,17 @@ SL_HOST sl_status SL_KN(SL_MG_NAME)(const sl_kargs *a)
         return SL_ERR_ARG;
     if (a->n == 0)
         return SL_OK;
+#if defined(__CUDACC__)
+    if (sl_mg_run_current())
+        return sl_mg_run_current()->devices == p ? SL_KN(mg_on_gpus)(a, sl_mg_run_current(), &g) : SL_ERR_ARG;
+    if (!sl_dev_in_arena()) {
+        int each = 0;
+        if ((st = sl_mg_place(p, &each, NULL, 0)) != SL_OK)
+            return st;
+        if (each)
+            return SL_KN(mg_host_on_gpus)(a, p, &g);
+    }
+#endif
     memset(d, 0, sizeof d);
     for (unsigned k = 0; k < p; k++) {
         sl_mg_shard(a->n, p, k, &lo, &len);
@@ -280,7 +356,7 @@ SL_HOST sl_status SL_KN(SL_MG_NAME)(const sl_kargs *a)
     SL_TRY(sl_dev_memset(error, 0, sizeof(uint32_t)));
     for (unsigned k = 0; k < p; k++)
         SL_TRY(SL_KN(mg_reduce_dev)(&d[k], &g, k + 1 == p));
-    SL_TRY(SL_KN(mg_tables_make)(d, p, &tb, &tables));
+    SL_KN(mg_tables_fill)(d, p, &tb);
     SL_TRY(SL_KN(mg_carry_all)(tb, p, error));
     SL_TRY(sl_dev_sync());
     SL_TRY(sl_dev_copy_from(&err, error, sizeof err));
@@ -304,7 +380,6 @@ done:
         sl_dev_free(d[k].flag);
         sl_dev_free(d[k].carry);
     }
-    sl_dev_free(tables);
     sl_dev_free(error);
     return st;
 }

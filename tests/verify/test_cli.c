@@ -288,6 +288,15 @@ static void usage_errors_are_one_line_naming_the_command(void **state)
         {{"report", "-o", long_dir}, "report: -o: directory name too long"},
         /* refused before the seed line */
         {{"bench", "--n", "2^50"}, "bench: n = 1125899906842624 would need"},
+        /* the benchmark across GPUs: refused the same with CUDA or without, GPUs or none */
+        {{"bench", "--devices", "2"}, "bench: --devices applies to --backend cuda only"},
+        {{"bench", "--backend", "cuda", "--devices", "0"}, "bench: --devices: '0' is not"},
+        {{"bench", "--backend", "cuda", "--devices", "33"}, "bench: --devices: '33' is not"},
+        {{"bench", "--backend", "cuda", "--devices", "2", "--algo", "lookback"},
+         "bench: --devices times multi-gpu only"},
+        {{"bench", "--backend", "cuda", "--devices", "2", "--param", "3"}, "bench: --devices 2 sets multi-gpu's P"},
+        {{"bench", "--backend", "cuda", "--devices", "2", "--timing", "call"},
+         "bench: --devices: --timing call is not measured"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *err = NULL, *out = NULL;

@@ -22,6 +22,7 @@ typedef struct {
     int threads;    /* OpenMP threads (>= 1, resolved by the command) */
     int reps;       /* timed repetitions per algorithm; 0 = choose */
     bool call_timing; /* cuda: time each call on an idle GPU, launch calls included (--timing call) */
+    int devices;      /* cuda: --devices P, the multi-gpu scan on P GPUs (bench_cuda_mg.c); 0: not asked */
     bool json;      /* rows go into w instead of the table on stdout */
     json_writer *w; /* with json: the open "results" array of the one document */
     struct cli_progress_ *progress; /* progress lines on stderr (verify/cli/progress.h), or NULL */
@@ -54,6 +55,12 @@ int bench_sim_check(const bench_options *o);
 /* The GPU benchmark (bench_cuda.c): a device copy, CUB and the selected
  * scans on device buffers. Returns the exit status. */
 int bench_cuda(const bench_options *o);
+
+/* The benchmark across GPUs (bench_cuda_mg.c, --devices P): per size n
+ * (elements per GPU) the multi-gpu scan of P * n elements with shard g on
+ * GPU g, against lookback at n elements and a device copy of n elements
+ * on every GPU at once. Returns the exit status. */
+int bench_cuda_mg(const bench_options *o);
 
 /* Seconds on a monotonic clock. */
 double bench_now(void);

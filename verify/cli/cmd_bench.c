@@ -43,6 +43,9 @@ static const cli_cmd_opt bench_opts[] = {
     {OPT_REPEAT, "Here: timed repetitions after a warm-up, 1 to 1000 (default: at least 5, more "
                  "for short runs; sim: 1)"},
     {OPT_TIMING, "Here: cuda only"},
+    {OPT_DEVICES, "Here: cuda only; per size n (elements per GPU, default 2^24) the multi-gpu scan of "
+                  "P * n elements against lookback at n and a copy of n on each GPU at once "
+                  "(--algo: multi-gpu or none; no --param, no --timing call)"},
     {OPT_JSON, NULL},
 };
 
@@ -80,6 +83,22 @@ static int pick_backend(const cli_args *a, sl_backend *out)
     return cli_usage_error("bench: cannot measure backend '%s' (valid: " BENCH_BACKENDS ")", s);
 }
 
+/* --devices P: the benchmark across GPUs, which times multi-gpu (with its
+ * own baselines) and sets P itself. */
+static int devices_options(const cli_args *a, bench_options *o)
+{
+    if (cli_parse_int("--devices", a->val[OPT_DEVICES], 1, 32, &o->devices) != SL_OK)
+        return CLI_EXIT_USAGE;
+    if (o->algos && strcmp(o->algos, "multi-gpu") != 0)
+        return cli_usage_error("bench: --devices times multi-gpu only (against lookback and a copy on each "
+                               "GPU); --algo '%s' is not that", o->algos);
+    if (a->val[OPT_PARAM])
+        return cli_usage_error("bench: --devices %d sets multi-gpu's P; leave out --param", o->devices);
+    if (o->call_timing)
+        return cli_usage_error("bench: --devices: --timing call is not measured across GPUs");
+    return CLI_EXIT_OK;
+}
+
 /* --backend cuda: every list in one process (bench_cuda parses them and
  * prints its own table or document). */
 static int run_cuda(const cli_args *a, bench_options *o)
@@ -104,12 +123,14 @@ static int run_cuda(const cli_args *a, bench_options *o)
     else if (a->val[OPT_TIMING] && strcmp(a->val[OPT_TIMING], "gpu") != 0)
         return cli_usage_error("bench: --timing: '%s' is not a timing (valid: gpu, call)", a->val[OPT_TIMING]);
     o->json = a->set[OPT_JSON];
+    if (a->val[OPT_DEVICES] && (rc = devices_options(a, o)) != CLI_EXIT_OK)
+        return rc;
     if (cli_dry_run() && (cli_built_backends() >> SL_CUDA & 1u))
         return CLI_EXIT_OK; /* without CUDA, bench_cuda only refuses */
     cli_progress progress;
     cli_progress_start(&progress, "bench", "configurations", 0);
     o->progress = &progress;
-    rc = bench_cuda(o);
+    rc = o->devices ? bench_cuda_mg(o) : bench_cuda(o);
     cli_progress_end(&progress);
     return rc;
 }
@@ -132,6 +153,8 @@ static int make_options(const cli_args *a, bench_options *o)
     o->algos = a->val[OPT_ALGO];
     if (a->set[OPT_TIMING])
         return cli_usage_error("bench: --timing applies to --backend cuda only");
+    if (a->set[OPT_DEVICES])
+        return cli_usage_error("bench: --devices applies to --backend cuda only");
     if ((rc = cli_get_block_param(a, &o->block, &o->param)) != CLI_EXIT_OK ||
         (rc = cli_get_jobs(a, &o->threads)) != CLI_EXIT_OK)
         return rc;

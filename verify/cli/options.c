@@ -54,6 +54,9 @@ static const opt_def defs[OPT_COUNT] = {
     [OPT_TIMING] = {"timing", 0, "MODE",
                      "what a timed run covers: gpu, the GPU's work alone (default), or call, from the "
                      "call to the end of its work on an idle GPU, the host's launch calls included"},
+    [OPT_DEVICES] = {"devices", 0, "P",
+                     "GPUs of one host, 1 to 32: the multi-gpu scan with one shard resident on each of "
+                     "GPUs 0 .. P - 1 (peer access between them)"},
     [OPT_INPUTS] = {"inputs", 0, "K", "random inputs per size and distribution, 1 to 1000 (default 3)"},
     [OPT_COND] = {"cond", 0, "C",
                   "condition number sum|x|/|sum x| of --dist illcond, a finite number >= 1 "

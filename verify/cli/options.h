@@ -30,6 +30,7 @@ typedef enum {
     OPT_JOBS,
     OPT_REPEAT,
     OPT_TIMING,
+    OPT_DEVICES,
     OPT_INPUTS,
     OPT_COND,
     OPT_SLOTS,
