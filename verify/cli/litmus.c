@@ -61,7 +61,6 @@ static long check_observed(FILE *out, const char *obs, const lit_test *t, const 
         lit_observed_free(&o);
         return bad;
     }
-    /* as far as the states were read (a state of another shape ends them) */
     if (w)
         json_begin_array(w, "observed");
     for (unsigned i = 0; i < o.nseen; i++) {
@@ -77,7 +76,7 @@ static long check_observed(FILE *out, const char *obs, const lit_test *t, const 
             json_end_object(w);
         }
     }
-    if (w && bad >= 0)
+    if (w) /* closed also on a state of another shape, so that what is written stays JSON */
         json_end_array(w);
     lit_observed_free(&o);
     return bad;

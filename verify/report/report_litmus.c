@@ -174,12 +174,15 @@ static bool run_test(const char *path, const char *doc, lit_row *row)
     snprintf(row->quant, sizeof row->quant, "%s",
              t->quant == LIT_EXISTS ? "exists" : t->quant == LIT_NOT_EXISTS ? "~exists" : "forall");
     bool ok = true;
+    char why[sizeof row->error];
     lit_result r;
     memset(&r, 0, sizeof r);
     if (t->unsupported[0]) {
         snprintf(row->verdict, sizeof row->verdict, "unsupported");
         snprintf(row->error, sizeof row->error, "%s", t->unsupported);
-    } else if (lit_explore(t, LIT_DEFAULT_BOUND, &r, row->error, sizeof row->error) == 0) {
+    } else if (lit_explore(t, LIT_DEFAULT_BOUND, &r, why, sizeof why) < 0) {
+        snprintf(row->error, sizeof row->error, "%s", why); /* the message counts only on failure */
+    } else {
         snprintf(row->verdict, sizeof row->verdict, "%s", verdict_of(t, &r));
         row->executions = r.executions;
         row->seconds = r.seconds;
