@@ -160,7 +160,7 @@ static bool run_test(const char *path, const char *doc, lit_row *row)
     row->gpu = -2;
     bool parsed = false;
     if (lit_stated_read(path, &row->st) < 0)
-        snprintf(row->error, sizeof row->error, "%s cannot be read", path);
+        snprintf(row->error, sizeof row->error, "the file cannot be read");
     else /* a file that is not a test: its message */
         parsed = lit_parse_file(path, t, row->error, sizeof row->error) == 0;
     if (!parsed) {
@@ -188,7 +188,7 @@ static bool run_test(const char *path, const char *doc, lit_row *row)
         row->seconds = r.seconds;
         if (r.bounded || r.stuck || r.executions == 0)
             snprintf(row->error, sizeof row->error, "not every execution explored: %llu cut at %u turns, %llu "
-                     "stopped%s%s", (unsigned long long)r.bounded, LIT_DEFAULT_BOUND, (unsigned long long)r.stuck,
+                     "stopped%s%.200s", (unsigned long long)r.bounded, LIT_DEFAULT_BOUND, (unsigned long long)r.stuck,
                      r.finding[0] ? ": " : "", r.finding);
         if (doc) {
             lit_observed o;
@@ -408,18 +408,18 @@ static char *campaign(const char *path, const char *shown, bool given, char **wh
     if (doc && strstr(doc, "\"tests\""))
         return doc;
     struct stat sb;
-    char buf[2 * REPORT_TEXT_LEN];
+    char buf[2 * REPORT_TEXT_LEN]; /* a paragraph's room: a path past 1 KiB is cut */
     if (doc)
-        snprintf(buf, sizeof buf, "%s is not a litmus campaign this report can read (it is damaged, or of "
+        snprintf(buf, sizeof buf, "%.1024s is not a litmus campaign this report can read (it is damaged, or of "
                  "another format), so no outcome of a GPU is shown; 'tools/gpu-check.sh litmus' on a GPU host "
                  "writes it anew.", shown);
     else if (stat(path, &sb) != 0)
-        snprintf(buf, sizeof buf, "The GPU campaign has not been recorded: %s does not exist%s. "
+        snprintf(buf, sizeof buf, "The GPU campaign has not been recorded: %.1024s does not exist%s. "
                  "'tools/gpu-check.sh litmus', run on a GPU host, runs every test at least 10^6 times under "
                  "stress and writes it; this section then shows the outcomes the GPU showed, and one the model "
                  "forbids fails the report.", shown, given ? " any more" : "");
     else
-        snprintf(buf, sizeof buf, "%s exists but cannot be read, so no outcome of a GPU is shown.", shown);
+        snprintf(buf, sizeof buf, "%.1024s exists but cannot be read, so no outcome of a GPU is shown.", shown);
     free(doc);
     *why_none = strdup(buf);
     return NULL;
