@@ -17,6 +17,9 @@
 #define LIT_MAX_REGS 16   /* per thread */
 #define LIT_MAX_INSNS 64  /* per thread */
 #define LIT_MAX_NODES 256 /* nodes of the condition */
+/* Turns an execution may take before it is cut (a loop): `scanlab litmus`
+ * without --bound, and the report */
+#define LIT_DEFAULT_BOUND 200
 
 typedef enum { LIT_EXISTS, LIT_NOT_EXISTS, LIT_FORALL } lit_quant;
 
@@ -96,6 +99,21 @@ typedef enum { LIT_ADDR_BASE, LIT_ADDR_REGS } lit_addr_mode;
 char *lit_ptx_column(lit_test *t, unsigned k, lit_addr_mode mode, char *err, size_t errlen);
 /* The value of the condition's body on a final state. */
 bool lit_eval(const lit_test *t, const int64_t *regs /* [thread][LIT_MAX_REGS] */, const int64_t *locs);
+
+/* What a test of the project's set (tests/litmus/tests) states in its
+ * quoted comments (stated.c): "expected: V (reason)", the PTX memory
+ * model's verdict, and, where scanlab's model is known to differ,
+ * "model: V: reason", the verdict the model gives and why. The files are
+ * the one list of known differences: the test `litmus` and the report's
+ * litmus section read these lines. */
+typedef struct {
+    char expected[16]; /* "" when the file states none */
+    char expected_why[400];
+    char model[16];    /* "" when no difference is stated */
+    char model_why[400];
+} lit_stated;
+/* Reads them from the file at path: 0, or -1 when it cannot be read. */
+int lit_stated_read(const char *path, lit_stated *s);
 
 /* ---- the explorer (explore.c) ---- */
 /* One final state: the values of what the condition names (t->named),

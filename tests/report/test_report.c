@@ -1,10 +1,12 @@
-/* 'scanlab report' through the executable (its path is argv[1]): the quick
+/* 'scanlab report' through the executable (its path is argv[1], the source
+ * tree it was built from argv[2]): the quick
  * report is complete and consistent, bad usage exits 2, a failed section
  * leaves no completed directory, a missing gnuplot is only a note, and the
  * -o contract: the folder is claimed for the whole run, only the report's
  * own files are ever replaced, a symbolic link or the working directory is
  * refused, an interrupt leaves nothing behind; the recorded comparison
- * with the GPU shown from a small file, and its absence or damage said. */
+ * with the GPU shown from a small file, and its absence or damage said;
+ * the litmus section's counts, and the GPU's litmus outcomes judged. */
 #include <dirent.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -27,6 +29,7 @@
 #include "json_valid.h"
 
 static const char *scanlab;
+static const char *source_root; /* argv[2]: the tree scanlab was built from */
 static char seed_arg[32];
 static char workdir[] = "/tmp/scanlab-report-test-XXXXXX";
 
@@ -172,6 +175,15 @@ static void check_header(const char *dir, const char *table, const char *header)
     if (len != strlen(header) || strncmp(s, header, len) != 0)
         fail_msg("%s: header '%.*s', expected '%s'", file, (int)len, s, header);
     free(s);
+}
+
+/* dir/report.md holds text */
+static void md_has(const char *dir, const char *text)
+{
+    char *md = read_in(dir, "report.md");
+    if (!strstr(md, text))
+        fail_msg("%s/report.md lacks '%s'", dir, text);
+    free(md);
 }
 
 static size_t count_lines(const char *s)
@@ -355,6 +367,14 @@ static void test_quick_report(void **state)
     assert_true(bs.st_size < 200 * 1024);
     check_json_files("out");
     check_links("out");
+    /* the litmus section: its table, and no GPU record is no failure */
+    check_header("out", "litmus", "test,shape,threads,scopes,condition,verdict,expected,agrees,check,executions,"
+                                  "seconds");
+    char record[4096];
+    snprintf(record, sizeof record, "%s/docs/data/litmus-h100.json", source_root);
+    struct stat rs;
+    if (stat(record, &rs) != 0)
+        md_has("out", "The GPU campaign has not been recorded");
     /* kernel coverage, made by this run: every kernel of the table with a
      * sim backend, the total, and the unreached sites as path:line */
     check_header("out", "coverage", "kernel,sites,reached,percent,unreached,files");
@@ -798,15 +818,6 @@ static const char fid_doc[] = "{\"device\": \"Test GPU\", \"date\": \"2026-01-02
     FID_LAUNCH("b", "m_i32_add", 3, 5, 4, 12, 14)
     FID_TIME("a", 1.5e6, 1e6) ",\n" FID_TIME("b", 2e6, 2.5e6) "\n]}\n";
 
-/* dir/report.md holds text */
-static void md_has(const char *dir, const char *text)
-{
-    char *md = read_in(dir, "report.md");
-    if (!strstr(md, text))
-        fail_msg("%s/report.md lacks '%s'", dir, text);
-    free(md);
-}
-
 /* The quick report with SCANLAB_FIDELITY_FILE=file (absolute): it
  * completes, into dir. */
 static void report_with_fidelity(const char *dir, const char *file)
@@ -878,6 +889,141 @@ static void test_fidelity_section(void **state)
     unlink(file);
 }
 
+/* The project's litmus tests as the test files state them, read here
+ * without scanlab: how many there are, and how many state a verdict of
+ * the model ("model: ...") other than the PTX model's ("expected: ..."). */
+static void litmus_counts(size_t *tests, size_t *known)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/litmus/tests", source_root);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    *tests = *known = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len <= 7 || strcmp(e->d_name + len - 7, ".litmus") != 0)
+            continue;
+        char path[4400], exp[32] = "", mod[32] = "";
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *text = slurp(path);
+        assert_non_null(text);
+        const char *x = strstr(text, "\"expected: "), *m = strstr(text, "\"model: ");
+        assert_non_null(x);
+        sscanf(x + 11, "%31[a-z]", exp);
+        if (m)
+            sscanf(m + 8, "%31[a-z]", mod);
+        (*tests)++;
+        *known += m && strcmp(exp, mod) != 0;
+        free(text);
+    }
+    closedir(d);
+}
+
+/* A GPU campaign in the format of tools/litmus_gpu: MP+rlx showed its
+ * weak outcome (allowed), MP+rel+acq.gpu an outcome the model forbids. */
+static const char litmus_doc[] =
+    "{\"device\": \"Test GPU\", \"date\": \"2026-01-02\", \"seed\": 1, \"complete\": true, \"tests\": [\n"
+    " {\"name\": \"MP+rlx\", \"runs\": 2000000, \"outcomes\": [{\"state\": \"P1:r1=1 P1:r2=0\", \"count\": 7},\n"
+    "   {\"state\": \"P1:r1=0 P1:r2=0\", \"count\": 1999993}]},\n"
+    " {\"name\": \"MP+rel+acq.gpu\", \"runs\": 1000000, \"outcomes\": [{\"state\": \"P1:r1=1 P1:r2=0\", "
+    "\"count\": 3},\n   {\"state\": \"P1:r1=1 P1:r2=1\", \"count\": 999997}]}],\n"
+    " \"skipped\": [{\"test\": \"LB+rlx\", \"file\": \"LB+rlx.litmus\", \"reason\": \"a reason\"}]}\n";
+
+/* A source tree that is the real one without docs/ and tests/litmus:
+ * every other entry a symbolic link to the real one. */
+static void tree_without_litmus(const char *root)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/tests' && for e in '%s'/*; do case ${e##*/} in docs|tests) ;; *) ln -s \"$e\" '%s'/ ;; "
+             "esac; done && for e in '%s'/tests/*; do [ \"${e##*/}\" = litmus ] || ln -s \"$e\" '%s/tests/'; done",
+             root, source_root, root, source_root, root);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The litmus section: the counts the test files give, the known
+ * differences with their reason, the GPU's outcomes with a forbidden one
+ * failing the report (exit 1, the report still written); an unreadable
+ * --litmus-observed refused before anything runs; and a tree without the
+ * tests and without a record, said and no failure. */
+static void test_litmus_section(void **state)
+{
+    (void)state;
+    size_t n, known;
+    litmus_counts(&n, &known);
+    assert_true(n >= 30 && known > 0);
+    char file[128];
+    snprintf(file, sizeof file, "%s/litmus.json", workdir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs(litmus_doc, f);
+    fclose(f);
+    const char *args[] = {"report", "--quick", "-o", "lit", seed_arg, "--litmus-observed", file, NULL};
+    char *err;
+    int rc = run(args, NULL, NULL, &err);
+    if (rc != 1 || !strstr(err, "1 check failed"))
+        fail_msg("exit %d, expected 1 with one failed check: %s", rc, err);
+    free(err);
+    md_has("lit", "## Memory model and litmus tests");
+    char line[256];
+    snprintf(line, sizeof line, "%zu tests (tests/litmus/tests): %zu agree with the PTX memory model, %zu differ as "
+             "the tests state", n, n - known, known);
+    md_has("lit", line);
+    md_has("lit", "docs/memory-model.md");
+    md_has("lit", "docs/deadlock.md");
+    md_has("lit", "Test GPU, 2026-01-02");
+    char *csv = read_in("lit", "litmus.csv");
+    assert_int_equal(count_lines(csv), n + 1);
+    assert_null(strstr(csv, "FAIL"));
+    assert_non_null(strstr(csv, "\nMP+rlx,MP,cta 0 | cta 1,gpu,exists,allowed,allowed,yes,ok,"));
+    assert_non_null(strstr(csv, "\nLB+rlx,LB,cta 0 | cta 1,gpu,exists,forbidden,allowed,no: known difference,ok,"));
+    assert_non_null(strstr(csv, "\n2+2W+rlx,2+2W,"));
+    free(csv);
+    check_header("lit", "litmus-differences", "test,verdict,expected,reason,ptx_reason");
+    char *diff = read_in("lit", "litmus-differences.csv");
+    assert_int_equal(count_lines(diff), known + 1);
+    assert_non_null(strstr(diff, "\nLB+rlx,forbidden,allowed,a load returns only stores already performed"));
+    free(diff);
+    check_header("lit", "litmus-observed", "test,runs,outcomes,weak,forbidden,check");
+    char *obs = read_in("lit", "litmus-observed.csv");
+    assert_int_equal(count_lines(obs), n + 1);
+    assert_non_null(strstr(obs, "\nMP+rlx,2000000,2,P1:r1=1 P1:r2=0 (7),,ok\n"));
+    assert_non_null(strstr(obs, "\nMP+rel+acq.gpu,1000000,2,P1:r1=1 P1:r2=0 (3),P1:r1=1 P1:r2=0 (3),"
+                                "FAIL: 1 outcome the model forbids\n"));
+    assert_non_null(strstr(obs, "\nLB+rlx,,,,,not run on the GPU: a reason\n"));
+    free(obs);
+    char *js = read_in("lit", "report.json");
+    const char *sec = strstr(js, "\"name\":\"litmus\"");
+    assert_non_null(sec);
+    assert_non_null(strstr(sec, "\"failed_checks\":1,"));
+    free(js);
+    remove_report("lit");
+    /* a file that cannot be read: refused, nothing written */
+    const char *bad[] = {"report", "--quick", "-o", "lit2", seed_arg, "--litmus-observed", "none.json", NULL};
+    assert_int_equal(run(bad, NULL, NULL, &err), 2);
+    assert_non_null(strstr(err, "--litmus-observed: cannot read 'none.json'"));
+    free(err);
+    assert_false(exists("lit2", "report.md"));
+    /* no tests, no record: said, and the report passes */
+    char root[128];
+    snprintf(root, sizeof root, "%s/tree", workdir);
+    tree_without_litmus(root);
+    const char *plain[] = {"report", "--quick", "-o", "nolit", seed_arg, NULL};
+    rc = run(plain, "SCANLAB_SOURCE_ROOT", root, &err);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, err);
+    free(err);
+    md_has("nolit", "The project's litmus tests are not here");
+    md_has("nolit", "The GPU campaign has not been recorded");
+    md_has("nolit", "'tools/gpu-check.sh litmus'");
+    assert_false(exists("nolit", "litmus.csv"));
+    remove_report("nolit");
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+    unlink(file);
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -887,8 +1033,8 @@ static void test_help(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s path/to/scanlab\n", argv[0]);
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s path/to/scanlab source-tree\n", argv[0]);
         return 2;
     }
     static char exe[4096];
@@ -897,6 +1043,7 @@ int main(int argc, char **argv)
         return 1;
     }
     scanlab = exe; /* the runs change directory */
+    source_root = argv[2];
     const char *env = getenv("SCANLAB_SEED");
     uint64_t seed = env && *env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
     printf("# seed %" PRIu64 " (set SCANLAB_SEED to replay)\n", seed);
@@ -920,6 +1067,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_claim_held),
         cmocka_unit_test(test_marker_attack),
         cmocka_unit_test(test_fidelity_section),
+        cmocka_unit_test(test_litmus_section),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     static const char *const logs[] = {"stderr", "stderr-cut", "stderr-held"};

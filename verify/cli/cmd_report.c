@@ -2,11 +2,13 @@
  * staging folder DIR.tmp-XXXXXX, and move it into DIR only when every
  * section completed, so that a report that failed never looks complete
  * (verify/report/report_dir.h). */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cpu/cpu.h"
 #include "verify/campaign/ranks.h"
@@ -34,6 +36,7 @@ static const cli_cmd_opt report_opts[] = {
     {OPT_ALLOW_UNREACHED, "Here: the coverage section lists the unreached sites without failing (--quick never "
                           "fails on them: its selection is reduced)"},
     {OPT_JOBS, "Here: the threads of the OpenMP scans (the simulator's runs take one thread)"},
+    {OPT_LITMUS_OBSERVED, "Here: shown in the litmus section; a file that cannot be read is refused"},
     {OPT_TYPE, "With --kernel: the one type the kernel scans (default i32)"},
     {OPT_OP, "With --kernel: the one operator it computes (default add)"},
     {OPT_EXCLUSIVE, "With --kernel: it computes the exclusive scan"},
@@ -42,15 +45,18 @@ static const cli_cmd_opt report_opts[] = {
 };
 
 static const cli_command report_cmd = {
-    "report", "[-o DIR] [--quick] [--seed S] [--jobs J] [--allow-races] [--allow-unreached] [--kernel FILE --entry NAME ...]",
+    "report", "[-o DIR] [--quick] [--seed S] [--jobs J] [--allow-races] [--allow-unreached] [--litmus-observed FILE] "
+    "[--kernel FILE --entry NAME ...]",
     "Runs every analysis on a default selection sized for a few minutes on two cores and writes "
     "DIR/index.html (tables and SVG figures drawn by gnuplot), DIR/report.md (the same tables) "
     "and DIR/<table>.csv and .json for every table. Sections: the algorithm table, verification "
-    "verdicts (every finding of the simulator fails them), deadlock freedom, work and steps of one block, bank "
-    "conflicts, float error against n and against the index, GPU runs (when a GPU is present), "
-    "the simulator's counts and predicted times against the last recorded GPU run "
-    "(docs/data/fidelity-h100.json) and the call sites of each kernel the verification reached (with gcov's numbers when "
-    "coverage/run.sh has made them). With --kernel FILE.cu|FILE.ptx --entry NAME (and --args, --grid, --shared, "
+    "verdicts (every finding of the simulator fails them), deadlock freedom, the project's litmus tests of the "
+    "memory model with the outcomes a GPU showed (docs/data/litmus-h100.json, or --litmus-observed), work and "
+    "steps of one block, bank conflicts, float error against n and against the index, GPU runs (when a GPU is "
+    "present), the simulator's counts and predicted times against the last recorded GPU run "
+    "(docs/data/fidelity-h100.json) and the call sites of each kernel the verification reached (with gcov's "
+    "numbers when coverage/run.sh has made them). With --kernel FILE.cu|FILE.ptx --entry NAME (and --args, "
+    "--grid, --shared, "
     "--scratch, --arch as for verify --kernel) a first section checks that kernel: its verdict, findings and "
     "counts per size (docs/ptx.md). DIR is claimed when the report starts; the report is written "
     "to DIR.tmp-XXXXXX and moved into DIR when it is complete; a section that fails leaves the "
@@ -61,6 +67,7 @@ static const cli_command report_cmd = {
 typedef struct {
     const char *dir;
     const char *seed;
+    const char *litmus_observed; /* --litmus-observed, or NULL */
     bool quick, help, allow_races, allow_unreached;
     report_user_kernel kernel; /* algo NULL: no --kernel */
 } options;
@@ -77,6 +84,16 @@ static int parse_options(int argc, char **argv, options *o, cli_args *a)
     o->quick = a->set[OPT_QUICK];
     o->allow_races = a->set[OPT_ALLOW_RACES];
     o->allow_unreached = a->set[OPT_ALLOW_UNREACHED];
+    o->litmus_observed = a->val[OPT_LITMUS_OBSERVED];
+    /* a file named is read before anything runs, so that a typing error
+     * does not cost a whole report */
+    if (!o->help && o->litmus_observed && access(o->litmus_observed, R_OK) != 0) {
+        char buf[128];
+        const int e = errno;
+        cli_args_free(a);
+        return cli_usage_error("report: --litmus-observed: cannot read '%s': %s",
+                               cli_printable(o->litmus_observed, -1, buf, sizeof buf), strerror(e));
+    }
     /* the folder itself is checked and claimed by report_dir_claim */
     return CLI_EXIT_OK;
 }
@@ -261,6 +278,7 @@ static int run_report(report_ctx *ctx, report_dir *d)
 static int report_body(const options *o, cli_args *args, int argc, char **argv)
 {
     report_ctx ctx = {.quick = o->quick, .allow_unreached = o->allow_unreached,
+                      .litmus_observed = o->litmus_observed,
                       .kernel = o->kernel.algo ? &o->kernel : NULL};
     /* the sections call the harness, whose verdicts carry the simulator's
      * findings */

@@ -9,14 +9,13 @@
 
 #include "model/choice.h"
 #include "model/litmus/litmus.h"
+#include "model/litmus/observed.h"
 #include "verify/campaign/ranks.h"
 #include "verify/campaign/share.h"
 #include "verify/cli/cli.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/options.h"
 #include "verify/formats/json.h"
-
-#define DEFAULT_BOUND 200
 
 static const char usage[] =
     "usage: scanlab litmus [--json] [--bound T] [--observed FILE] TEST.litmus...\n"
@@ -47,160 +46,39 @@ static bool condition_true(const lit_test *t, const lit_result *r)
     return t->quant == LIT_EXISTS ? r->exists : t->quant == LIT_NOT_EXISTS ? !r->exists : r->all;
 }
 
-static void term_name(const lit_test *t, const lit_term *x, char *buf, size_t n)
-{
-    if (x->kind == LIT_T_REG)
-        snprintf(buf, n, "P%d:%s", x->thread, t->th[x->thread].reg[x->index]);
-    else
-        snprintf(buf, n, "%s", t->loc[x->index]);
-}
-
-/* ---- --observed: {"tests": [{"name": N, "runs": R, "outcomes": [{"state": "P0:r1=1 x=2", "count": C}]}]} */
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *b = malloc(cap);
-    while (b) {
-        size_t got = fread(b + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-        if (len + 1 == cap) {
-            char *nb = cap < (64u << 20) ? realloc(b, cap * 2) : NULL;
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (b)
-        b[len] = 0;
-    return b;
-}
-
-/* The next string value of "key" after *p (before end), into buf. */
-static const char *next_string(const char *p, const char *end, const char *key, char *buf, size_t n)
-{
-    char pat[32];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *k = strstr(p, pat);
-    if (!k || (end && k >= end))
-        return NULL;
-    const char *q = strchr(k + strlen(pat), '"');
-    if (!q)
-        return NULL;
-    const char *e = strchr(q + 1, '"');
-    if (!e || (size_t)(e - q - 1) >= n)
-        return NULL;
-    memcpy(buf, q + 1, (size_t)(e - q - 1));
-    buf[e - q - 1] = 0;
-    return e + 1;
-}
-
-/* The number after the ':' that follows a key at k (0 when there is none:
- * a malformed file reads as no count rather than a crash). */
-static unsigned long long number_after(const char *k)
-{
-    const char *colon = strchr(k, ':');
-    return colon ? strtoull(colon + 1, NULL, 10) : 0;
-}
-
-/* Whether the model allows the observed state "P0:r1=1 x=2": it names
- * each term the condition names. -1: the state does not name them. */
-static int allowed_state(const lit_test *t, const lit_result *r, const char *state)
-{
-    int64_t v[LIT_MAX_NODES];
-    bool got[LIT_MAX_NODES] = {0};
-    const char *p = state;
-    while (*p) {
-        while (*p == ' ' || *p == ';')
-            p++;
-        if (!*p)
-            break;
-        const char *eq = strchr(p, '=');
-        if (!eq)
-            return -1;
-        char name[48];
-        if ((size_t)(eq - p) >= sizeof name)
-            return -1;
-        memcpy(name, p, (size_t)(eq - p));
-        name[eq - p] = 0;
-        char *end;
-        const long long x = strtoll(eq + 1, &end, 10);
-        if (end == eq + 1)
-            return -1;
-        p = end;
-        for (unsigned k = 0; k < t->nnamed; k++) {
-            char nm[48];
-            term_name(t, &t->named[k], nm, sizeof nm);
-            if (strcmp(nm, name) == 0) {
-                v[k] = (int32_t)x;
-                got[k] = true;
-            }
-        }
-    }
-    for (unsigned k = 0; k < t->nnamed; k++)
-        if (!got[k])
-            return -1;
-    for (unsigned i = 0; i < r->nout; i++)
-        if (memcmp(r->out[i].v, v, t->nnamed * sizeof v[0]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Checks the observed outcomes of test t; returns the forbidden ones seen
- * (printed), -1 when the file has the test's states in another shape. */
+ * (printed), -1 when the file has the test's states in another shape, -2
+ * when the GPU did not run the test, -3 when out of memory. */
 static long check_observed(FILE *out, const char *obs, const lit_test *t, const lit_result *r, json_writer *w,
                            unsigned long long *runs_out, unsigned *seen_out)
 {
-    char name[128], buf[256];
-    const char *p = obs;
-    const char *at = NULL;
-    while ((p = next_string(p, NULL, "name", name, sizeof name)) != NULL)
-        if (strcmp(name, t->name) == 0) {
-            at = p;
-            break;
-        }
-    *runs_out = 0;
-    *seen_out = 0;
-    if (!at)
-        return -2; /* not run on the GPU */
-    const char *stop = strstr(at, "\"name\"");
-    const char *rs = strstr(at, "\"runs\"");
-    if (rs && (!stop || rs < stop))
-        *runs_out = number_after(rs);
-    long bad = 0;
+    lit_observed o;
+    const int rc = lit_observed_check(obs, t, r, &o);
+    *runs_out = o.runs;
+    *seen_out = o.nseen;
+    const long bad = rc == -1 ? -1 : rc < 0 ? -3 : !o.run ? -2 : (long)o.nforbidden;
+    if (bad < -1) {
+        lit_observed_free(&o);
+        return bad;
+    }
     if (w)
         json_begin_array(w, "observed");
-    for (const char *q = at; (q = next_string(q, stop, "state", buf, sizeof buf)) != NULL;) {
-        const char *c = strstr(q, "\"count\"");
-        const unsigned long long count = c && (!stop || c < stop) ? number_after(c) : 0;
-        const int ok = allowed_state(t, r, buf);
-        if (ok < 0)
-            return -1;
-        (*seen_out)++;
-        if (!ok) {
-            bad++;
-            if (!w)
-                fprintf(out, "  FINDING: the GPU showed %s (%llu times), which the model forbids\n", buf, count);
-        }
+    for (unsigned i = 0; i < o.nseen; i++) {
+        const lit_seen *x = &o.seen[i];
+        if (!w && !x->allowed)
+            fprintf(out, "  FINDING: the GPU showed %s (%llu times), which the model forbids\n", x->state,
+                    (unsigned long long)x->count);
         if (w) {
             json_begin_object(w, NULL);
-            json_string(w, "state", buf);
-            json_uint(w, "count", count);
-            json_bool(w, "allowed_by_model", ok == 1);
+            json_string(w, "state", x->state);
+            json_uint(w, "count", x->count);
+            json_bool(w, "allowed_by_model", x->allowed);
             json_end_object(w);
         }
     }
-    if (w)
+    if (w) /* closed also on a state of another shape, so that what is written stays JSON */
         json_end_array(w);
+    lit_observed_free(&o);
     return bad;
 }
 
@@ -210,7 +88,7 @@ static void print_outcomes(FILE *out, const lit_test *t, const lit_result *r)
         fprintf(out, "  ");
         for (unsigned k = 0; k < t->nnamed; k++) {
             char nm[48];
-            term_name(t, &t->named[k], nm, sizeof nm);
+            lit_term_name(t, &t->named[k], nm, sizeof nm);
             fprintf(out, "%s=%lld; ", nm, (long long)r->out[i].v[k]);
         }
         fprintf(out, "%llu execution%s%s\n", (unsigned long long)r->out[i].count, r->out[i].count == 1 ? "" : "s",
@@ -226,7 +104,7 @@ static void json_outcomes(json_writer *w, const lit_test *t, const lit_result *r
         json_begin_object(w, "state");
         for (unsigned k = 0; k < t->nnamed; k++) {
             char nm[48];
-            term_name(t, &t->named[k], nm, sizeof nm);
+            lit_term_name(t, &t->named[k], nm, sizeof nm);
             json_int(w, nm, (long long)r->out[i].v[k]);
         }
         json_end_object(w);
@@ -338,11 +216,15 @@ static void test_part(const litmus_run *run, const char *path, FILE *out, test_h
         unsigned long long runs;
         unsigned seen;
         const long bad = check_observed(out, run->obs, t, &r, run->json ? &w : NULL, &runs, &seen);
-        if (bad == -1) {
+        if (bad == -1 || bad == -3) {
             if (run->json)
                 json_end_object(&w);
             h->rc = CLI_EXIT_USAGE;
-            snprintf(err, errlen, "litmus: --observed: the states of %s do not name what its condition names", path);
+            if (bad == -3)
+                snprintf(err, errlen, "litmus: out of memory");
+            else
+                snprintf(err, errlen, "litmus: --observed: the states of %s do not name what its condition names",
+                         path);
         } else {
             if (run->json) {
                 json_uint(&w, "gpu_runs", runs);
@@ -448,7 +330,7 @@ int cmd_litmus(int argc, char **argv)
 {
     cli_set_command("litmus");
     bool json = false;
-    unsigned bound = DEFAULT_BOUND;
+    unsigned bound = LIT_DEFAULT_BOUND;
     const char *obs_path = NULL;
     int first = argc;
     for (int i = 1; i < argc; i++) {
@@ -486,7 +368,7 @@ int cmd_litmus(int argc, char **argv)
         if (strncmp(argv[i], "--", 2) == 0)
             return cli_usage_error("litmus: options come before the test files ('%s')", argv[i]);
     char *obs = NULL;
-    if (obs_path && !(obs = read_all(obs_path)))
+    if (obs_path && !(obs = lit_observed_read(obs_path)))
         return cli_usage_error("litmus: --observed: cannot read '%s'", obs_path);
     /* a deliberately wrong model for the tests of the test set only */
     const char *weaken = getenv("SCANLAB_TEST_WEAKEN_MODEL");

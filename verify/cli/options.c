@@ -45,6 +45,10 @@ static const opt_def defs[OPT_COUNT] = {
     [OPT_INPUT] = {"input", 0, "FILE",
                    "the input array instead of generated ones: .npy (1-D, C order, <i4 <i8 <f4 "
                    "<f8; its dtype is the type) or raw little-endian elements of the one --type"},
+    [OPT_LITMUS_OBSERVED] = {"litmus-observed", 0, "FILE",
+                             "the outcomes a GPU showed for the litmus tests, as 'tools/gpu-check.sh litmus' "
+                             "records them (default: docs/data/litmus-h100.json of the source tree, when "
+                             "present); an outcome the memory model forbids fails the check"},
     [OPT_SEED] = {"seed", 0, "S",
                   "seed of every random input and size (default: the environment variable "
                   "SCANLAB_SEED, else drawn from the clock); printed on stderr, --seed replays it"},

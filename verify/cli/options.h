@@ -25,6 +25,7 @@ typedef enum {
     OPT_BLOCK,
     OPT_PARAM,
     OPT_INPUT,
+    OPT_LITMUS_OBSERVED,
     /* how */
     OPT_SEED,
     OPT_JOBS,

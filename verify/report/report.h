@@ -99,6 +99,7 @@ typedef struct {
      * NULL when out of memory */
     struct report_kcov *kcov;
     const report_user_kernel *kernel; /* --kernel, or NULL */
+    const char *litmus_observed;      /* --litmus-observed, or NULL: the source tree's record, if any */
 } report_ctx;
 
 struct report_section_def;
@@ -243,6 +244,11 @@ const char *report_repo_path(const char *file);
  * either end, cut to fit with "...". False (buf "") where the file or
  * line cannot be read. */
 bool report_source_line(const char *file, int line, char *buf, size_t size);
+
+/* The source tree the report reads files of (test sets, recorded GPU
+ * data, kernel sources): SCANLAB_SOURCE_ROOT in the environment, else the
+ * one this was built from. */
+const char *report_source_root(void);
 
 /* Free everything a section holds. */
 void report_section_free(report_section *s);

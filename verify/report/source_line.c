@@ -6,6 +6,12 @@
 
 #include "verify/report/report.h"
 
+const char *report_source_root(void)
+{
+    const char *root = getenv("SCANLAB_SOURCE_ROOT");
+    return root && *root ? root : SCANLAB_SOURCE_ROOT;
+}
+
 bool report_source_line(const char *file, int line, char *buf, size_t size)
 {
     if (size == 0)
