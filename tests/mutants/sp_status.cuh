@@ -157,6 +157,19 @@ done:
     return st;
 }
 
+/* Bytes that sl_tile_status_alloc takes from a device arena for `tiles`
+ * tiles (as above), each allocation rounded up to the arena's alignment:
+ * a driver that opens arenas itself sizes them with it (multi-gpu's on
+ * several GPUs). Too few would still be correct: the arena then hands out
+ * fresh zeroed memory. */
+static inline size_t sl_tile_status_arena_bytes(size_t tiles, size_t elem_size, int windows)
+{
+    const size_t wb = sl_tile_word_bytes(elem_size), align = 256; /* SL_ARENA_ALIGN (dev_arena.cu) */
+    const size_t nwin = (tiles + SL_TILE_WINDOW - 1) / SL_TILE_WINDOW;
+    const size_t word = (tiles * wb + align - 1) / align * align, win = (nwin * wb + align - 1) / align * align;
+    return word + (windows ? win : 0) + align;
+}
+
 /* The waits' timing for a grid of `grid` blocks with tiles of tile_bytes
  * (above), for a scan that reads and writes scan_bytes in all on a GPU
  * with l2_bytes of L2 (0: unknown), its blocks pipelined or not; the

@@ -920,9 +920,13 @@ static void litmus_counts(size_t *tests, size_t *known)
 }
 
 /* A GPU campaign in the format of tools/litmus_gpu: MP+rlx showed its
- * weak outcome (allowed), MP+rel+acq.gpu an outcome the model forbids. */
+ * weak outcome (allowed), MP+rel+acq.gpu an outcome the model forbids,
+ * 2+2W+rlx an outcome the model forbids where the test states that the
+ * model allows less than PTX (a known gap, not a failure). */
 static const char litmus_doc[] =
     "{\"device\": \"Test GPU\", \"date\": \"2026-01-02\", \"seed\": 1, \"complete\": true, \"tests\": [\n"
+    " {\"name\": \"2+2W+rlx\", \"runs\": 1000000, \"outcomes\": [{\"state\": \"x=1 y=1\", \"count\": 5},\n"
+    "   {\"state\": \"x=2 y=2\", \"count\": 999995}]},\n"
     " {\"name\": \"MP+rlx\", \"runs\": 2000000, \"outcomes\": [{\"state\": \"P1:r1=1 P1:r2=0\", \"count\": 7},\n"
     "   {\"state\": \"P1:r1=0 P1:r2=0\", \"count\": 1999993}]},\n"
     " {\"name\": \"MP+rel+acq.gpu\", \"runs\": 1000000, \"outcomes\": [{\"state\": \"P1:r1=1 P1:r2=0\", "
@@ -991,6 +995,9 @@ static void test_litmus_section(void **state)
     assert_non_null(strstr(obs, "\nMP+rel+acq.gpu,1000000,2,P1:r1=1 P1:r2=0 (3),P1:r1=1 P1:r2=0 (3),"
                                 "FAIL: 1 outcome the model forbids\n"));
     assert_non_null(strstr(obs, "\nLB+rlx,,,,,not run on the GPU: a reason\n"));
+    assert_non_null(strstr(obs, "\n2+2W+rlx,1000000,2,x=1 y=1 (5),x=1 y=1 (5),KNOWN GAP: 1 outcome the model "
+                                "forbids and the PTX model allows (stated in the test)\n"));
+    md_has("lit", "Known gaps of the model, confirmed by the GPU: 1 test (2+2W+rlx) states");
     free(obs);
     char *js = read_in("lit", "report.json");
     const char *sec = strstr(js, "\"name\":\"litmus\"");
