@@ -103,7 +103,7 @@ sl_status report_run_deadlock(report_section *s)
                 nlen += (size_t)snprintf(none + nlen, sizeof none - nlen, "%s%s", nlen ? ", " : "", al->name);
             continue;
         }
-        const bool exhaustive = c.blocks <= VERIFY_DEADLOCK_MAX_EXHAUSTIVE;
+        const bool exhaustive = c.blocks <= VERIFY_DEADLOCK_AUTO_EXHAUSTIVE;
         for (int m = 0; m < MODEL_PROGRESS_COUNT; m++) {
             const model_search_cfg cfg = {.progress = (model_progress)m, .exhaustive = exhaustive,
                                           .samples = VERIFY_DEADLOCK_DEFAULT_SAMPLES, .seed = s->ctx->seed};
