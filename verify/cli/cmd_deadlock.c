@@ -541,8 +541,13 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
     if (sampled)
         cli_print_seed("deadlock", p.seed);
     json_writer w;
+    /* under MPI the document is written whole at the end: a rank that
+     * fails stops every rank, and must leave no part of it behind */
+    char *doc = NULL;
+    size_t doclen = 0;
+    FILE *jf = p.json && ranks_many() ? open_memstream(&doc, &doclen) : NULL;
     if (p.json) {
-        json_init(&w, stdout);
+        json_init(&w, jf ? jf : stdout);
         json_begin_object(&w, NULL);
         json_uint(&w, "blocks", p.blocks);
         json_uint(&w, "resident", p.resident);
@@ -575,6 +580,11 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
         json_end_array(&w);
         json_end_object(&w);
         json_finish(&w);
+    }
+    if (jf) {
+        fclose(jf);
+        fwrite(doc, 1, doclen, stdout);
+        free(doc);
     }
     free(cs);
     free(exh);
