@@ -290,6 +290,11 @@ void model_weak_reset(void);
 
 /* mem.c */
 const malloc_t *model_find_alloc(const mblock *b, uintptr_t addr);
+/* An address as the same number in every process that runs the same host
+ * driver: its allocation's place among the device allocations (or block
+ * b's shared memory) and its offset there. What a schedule search hashes,
+ * so that processes (ranks) can compare states. */
+uint64_t model_mem_canonical(const mblock *b, uintptr_t addr);
 /* Name allocation a as the source names it (text cleaned: a cast, '&' and
  * a C++ mangling dropped), elements counted from base. */
 void model_name_alloc(malloc_t *a, const char *text, uintptr_t base);

@@ -133,8 +133,11 @@ sl_status model_dev_alloc_guarded(void **p, size_t bytes, size_t guard)
     }
     a->map_bytes = mapped ? rounded : 0;
     /* a huge run skips blocks: what they would have written (zeros, the
-     * identity of add over a zero input) must be what memory holds */
-    if (!mapped && model_current()->cfg.huge_n)
+     * identity of add over a zero input) must be what memory holds; a
+     * schedule search hashes every byte, which must not be what the host's
+     * heap left there (it differs between the processes of a search over
+     * ranks) */
+    if (!mapped && (model_current()->cfg.huge_n || model_search_active()))
         memset(raw, 0, rounded);
     a->lo = (uintptr_t)raw;
     a->hi = a->lo + bytes;
@@ -296,6 +299,18 @@ const malloc_t *model_find_alloc(const mblock *b, uintptr_t addr)
         if (addr >= allocs[i]->lo && addr < allocs[i]->hi)
             return allocs[i];
     return NULL;
+}
+
+uint64_t model_mem_canonical(const mblock *b, uintptr_t addr)
+{
+    if (!addr)
+        return 0;
+    if (b && addr - (uintptr_t)b->smem < MODEL_MAX_SHARED_LIMIT)
+        return UINT64_C(1) << 62 | (addr - (uintptr_t)b->smem);
+    for (size_t i = 0; i < nallocs; i++)
+        if (addr >= allocs[i]->lo && addr < allocs[i]->hi)
+            return (uint64_t)(i + 1) << 40 | (addr - allocs[i]->lo);
+    return UINT64_C(1) << 63; /* nowhere the kernel may read */
 }
 
 mshadow *model_shadow_word(const mblock *b, uintptr_t addr, uintptr_t *lo, uint32_t *stamp0)

@@ -236,6 +236,9 @@ typedef struct {
     void (*on_progress)(void *ctx, uint64_t states, uint64_t schedules);
     void *progress_ctx;
     double *progress_next;
+    /* exhaustive: the search shared with other processes (ranks), each
+     * exploring its part of the tree (NULL, or ranks <= 1: alone) */
+    const struct model_search_hooks *hooks;
 } model_search_cfg;
 #define MODEL_SEARCH_PROGRESS_S 10.0
 /* CLOCK_MONOTONIC in seconds (the clock of model_search_cfg.deadline). */
@@ -272,6 +275,58 @@ typedef struct {
     char finding[400];   /* MODEL_VERDICT_FINDING: the finding's text with its site */
     bool out_of_time;    /* MODEL_VERDICT_INCOMPLETE: the deadline passed (else the state limit) */
 } model_search_result;
+
+/* ---- an exhaustive search split over several ranks ------------------------
+ * Every rank runs the same search to the split depth (the top of the tree,
+ * the same at every rank); each subtree below it is explored by the rank
+ * its root state's hash names. What a rank's processes newly record in
+ * their table of states (a state's hash and depth, or a transition that
+ * ends a schedule) is handed to the hooks, which send it to the other
+ * ranks and put what they receive into this rank's table, so that every
+ * rank's table ends complete (docs/scaling.md). The model itself knows
+ * nothing of how ranks talk. */
+typedef struct {
+    uint64_t hash;
+    uint32_t depth;
+    uint32_t kind; /* MODEL_SEARCH_STATE, MODEL_SEARCH_END */
+} model_search_entry;
+#define MODEL_SEARCH_STATE 1u /* a state, at the smallest depth it was reached */
+#define MODEL_SEARCH_END 2u   /* a transition that ends a schedule */
+#define MODEL_SEARCH_NONE UINT32_MAX
+
+/* What one rank's search found, merged over the ranks by the hooks. */
+typedef struct {
+    uint64_t states, schedules;      /* distinct states and schedule-ending transitions in the table */
+    uint32_t deadlock_depth;         /* the shortest stuck state's depth (MODEL_SEARCH_NONE: none) */
+    uint32_t finding_depth;          /* the least depth of a finding (MODEL_SEARCH_NONE: none) */
+    uint8_t incomplete, out_of_time; /* a limit or the deadline cut the search */
+    uint8_t disagree;                /* merged: the ranks' tables differ (they must not) */
+    char finding[400];               /* at finding_depth, the first in byte order */
+} model_search_summary;
+
+typedef struct model_search_hooks {
+    unsigned ranks, rank;
+    void *ctx;
+    /* Called often by the search's first process (every few hundred states,
+     * and while it waits for a forked process): send what
+     * model_search_outbox gives, pass what arrived to model_search_inbox. */
+    void (*exchange)(void *ctx);
+    /* Called by the first process when its part is done: goes on
+     * exchanging until every rank is done and everything sent has arrived. */
+    void (*finish)(void *ctx);
+    /* Every rank's summary merged (model_search_merge), at every rank. */
+    void (*combine)(void *ctx, model_search_summary *sum);
+    /* Rank 0's result (the trace it found alone), at every rank. */
+    void (*share)(void *ctx, model_search_result *r);
+} model_search_hooks;
+
+/* Takes up to max entries that this rank's processes recorded since the
+ * last call; returns how many. For the hooks' exchange. */
+size_t model_search_outbox(model_search_entry *buf, size_t max);
+/* Records other ranks' entries in this rank's table. */
+void model_search_inbox(const model_search_entry *e, size_t n);
+/* Merges another rank's summary into *into. */
+void model_search_merge(model_search_summary *into, const model_search_summary *from);
 
 /* Runs run(ctx) (a host driver on the simulator, whose launches use s) under
  * every block schedule the progress model allows (exhaustive) or under

@@ -24,7 +24,19 @@
  * already seen at no smaller depth end a path (a table of state hashes
  * shared with forked processes), so schedules that differ only in the
  * order of independent turns meet in one state and are explored once.
- * Sampling takes random choices instead, one run per sample. */
+ * Sampling takes random choices instead, one run per sample.
+ *
+ * What an exhaustive search answers does not depend on the order in which
+ * it explores: the states are the reachable ones, the schedules the
+ * distinct transitions that end one, the deadlock's depth the least of any
+ * stuck state, and its trace the first in the order of choices among the
+ * shortest, found by a second, bounded pass (trace_pass). So a search split
+ * over ranks (model_search_hooks: each explores the subtrees below a split
+ * depth that hash to it, and the tables are exchanged) answers what one
+ * process does. */
+#include <errno.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,24 +47,48 @@
 
 #include "internal.h"
 
-#define DEFAULT_MAX_STATES (UINT64_C(1) << 20)
+/* 2^22: lookback at G = 10 under fair has about 1.1 million states; the
+ * table (twice as many slots of 16 bytes) is reserved, not committed, so a
+ * small search touches a few pages of it. */
+#define DEFAULT_MAX_STATES (UINT64_C(1) << 22)
 #define MAX_DEPTH (1u << 16)
+/* Entries waiting for the hooks to send them (16 bytes each). */
+#define OUTBOX_CAP (1u << 16)
+/* The root process calls the exchange hook after this many states. */
+#define EXCHANGE_EVERY 64
+/* A split of the tree over ranks aims at this many subtrees a rank, so
+ * that the rank a hash names evens out over subtrees of unequal size. */
+#define SUBTREES_PER_RANK 16
+/* Table slots of the bounded passes that choose the split depth (a MiB). */
+#define WIDTH_PASS_CAP (1u << 16)
 
 typedef struct {
     uint64_t hash;
-    uint32_t depth, used;
+    uint32_t depth, used; /* used: 0, MODEL_SEARCH_STATE or MODEL_SEARCH_END */
 } vslot;
 
 /* What the processes of one exhaustive search share. */
 typedef struct {
+    atomic_flag lock; /* the table and the outbox: the root puts other ranks' entries in while a child runs */
     uint64_t states, schedules;
-    int incomplete, out_of_time;
+    int incomplete, out_of_time, stop;
     double next_progress; /* model_search_cfg.progress_next, for every process */
-    model_search_result best; /* verdict, shortest deadlock, finding */
+    model_search_result best; /* the deadlock recorded (its trace), at deadlock_depth */
+    uint32_t deadlock_depth, finding_depth; /* MODEL_SEARCH_NONE: none yet */
+    char finding[400];
     unsigned char changed[MAX_DEPTH]; /* the transition taken at each depth changed the state */
+    uint64_t out_head, out_tail; /* outbox: entries [out_tail, out_head) wait for the hooks */
+    model_search_entry *outbox;
     uint64_t cap;
     vslot visited[];
 } shared_t;
+
+/* The passes of an exhaustive search. */
+typedef enum {
+    PASS_MAIN,  /* every reachable state (this rank's part of them) */
+    PASS_WIDTH, /* the states up to depth bound, to choose the split */
+    PASS_TRACE, /* up to depth bound, stopping at the first stuck state */
+} pass_kind;
 
 typedef struct {
     char what;
@@ -80,6 +116,12 @@ static struct {
     bool in_process; /* exhaustive: snapshots in this process, not a process per choice */
     double next_progress; /* when the next progress call is due (no progress_next) */
     double *progress_next; /* where that time is kept: S.sh's, the caller's or the above */
+    pass_kind pass;
+    unsigned bound;  /* PASS_WIDTH, PASS_TRACE: the deepest state explored */
+    unsigned split;  /* PASS_MAIN over ranks: the depth of the subtrees' roots (0: no split) */
+    const model_search_hooks *hooks; /* PASS_MAIN over ranks, else NULL */
+    unsigned since_exchange;
+    uint64_t last_key; /* the transition last taken: ends the schedule if the driver ends next */
 } S;
 
 /* per launch, per process */
@@ -125,15 +167,51 @@ static uint64_t next_rand(void)
     return z ^ (z >> 31);
 }
 
+/* A site as the same number in every process: its id is given in the
+ * order sites first run, which differs between processes that explore
+ * different schedules; its file, line and operation do not. Kept by id. */
+static uint64_t *site_keys;
+static size_t nsite_keys;
+
+static uint64_t site_key(const model_site *site)
+{
+    if (!site)
+        return 0;
+    const size_t id = (size_t)site->id;
+    if (id < nsite_keys && site_keys[id])
+        return site_keys[id];
+    uint64_t k = mix(UINT64_C(0x517e), (uint64_t)site->line);
+    for (const char *p = site->file; p && *p; p++)
+        k = mix(k, (unsigned char)*p);
+    for (const char *p = site->what; p && *p; p++)
+        k = mix(k, (unsigned char)*p);
+    k |= 1; /* never 0, the mark of a key not yet made */
+    if (id >= nsite_keys) {
+        size_t n = nsite_keys ? nsite_keys : 256;
+        while (n <= id)
+            n *= 2;
+        uint64_t *p = realloc(site_keys, n * sizeof *p);
+        if (!p)
+            return k;
+        memset(p + nsite_keys, 0, (n - nsite_keys) * sizeof *p);
+        site_keys = p;
+        nsite_keys = n;
+    }
+    site_keys[id] = k;
+    return k;
+}
+
 /* A resident block's state: where its threads are parked, and its shared
- * memory. */
+ * memory. Sites and addresses enter as numbers that are the same in every
+ * process (site_key, model_mem_canonical), so that the ranks of a search
+ * compare states by hash. */
 static uint64_t block_hash(const mblock *blk)
 {
     uint64_t h = UINT64_C(0xb10c);
     for (unsigned i = 0; i < blk->nth; i++) {
         const mthread *t = &blk->th[i];
-        h = mix(h, (uint64_t)t->state << 32 | (uint32_t)(t->park_site ? t->park_site->id : 0));
-        h = mix(h, t->state == TS_SPIN ? t->spin_addr : 0);
+        h = mix(h, (uint64_t)t->state << 32 ^ site_key(t->park_site));
+        h = mix(h, t->state == TS_SPIN ? model_mem_canonical(blk, t->spin_addr) : 0);
     }
     const unsigned char *m = blk->smem;
     for (size_t k = 0; k + 8 <= blk->smem_used; k += 8) {
@@ -250,8 +328,17 @@ static model_search_result *result(void) { return S.sh ? &S.sh->best : &S.local;
 static void record_deadlock(unsigned nblocks, unsigned alone)
 {
     model_search_result *r = result();
-    if (r->verdict == MODEL_VERDICT_DEADLOCK && r->trace_len <= S.pathlen)
+    if (S.sh) {
+        /* the shortest by depth since the run began; the trace pass stops
+         * at the first it finds */
+        if (S.sh->deadlock_depth != MODEL_SEARCH_NONE && S.sh->deadlock_depth <= S.depth)
+            return;
+        S.sh->deadlock_depth = S.depth;
+        if (S.pass == PASS_TRACE)
+            S.sh->stop = 1;
+    } else if (r->verdict == MODEL_VERDICT_DEADLOCK && r->trace_len <= S.pathlen) {
         return;
+    }
     /* Blocks that never read their number are interchangeable: the trace
      * is told with the block stuck alone swapped with the lowest-numbered
      * unfinished one, so that it is the schedule in which hsa's guarantee
@@ -276,26 +363,163 @@ static void record_deadlock(unsigned nblocks, unsigned alone)
 #undef LABEL
 }
 
+static void finding_text(const model_stats *s, char *buf, size_t size)
+{
+    if (s->has_error && s->error.site[0])
+        snprintf(buf, size, "%s:%d: %s", s->error.site[0]->file, s->error.site[0]->line, s->error.text);
+    else
+        snprintf(buf, size, "%s", s->has_error ? s->error.text : "the kernel stopped");
+}
+
+/* A finding stopped the kernel. Sampling keeps the first; an exhaustive
+ * search the one at the least depth, the first in byte order among those,
+ * which is the same whatever order the states were explored in. */
 static void record_finding(const model_stats *s)
 {
-    model_search_result *r = result();
+    if (S.sh) {
+        char text[sizeof S.sh->finding];
+        finding_text(s, text, sizeof text);
+        shared_t *sh = S.sh;
+        if (sh->finding_depth == MODEL_SEARCH_NONE || S.depth < sh->finding_depth ||
+            (S.depth == sh->finding_depth && strcmp(text, sh->finding) < 0)) {
+            sh->finding_depth = S.depth;
+            memcpy(sh->finding, text, sizeof text);
+        }
+        return;
+    }
+    model_search_result *r = &S.local;
     if (r->verdict == MODEL_VERDICT_FREE || r->verdict == MODEL_VERDICT_INCOMPLETE) {
         r->verdict = MODEL_VERDICT_FINDING;
-        if (s->has_error && s->error.site[0])
-            snprintf(r->finding, sizeof r->finding, "%s:%d: %s", s->error.site[0]->file, s->error.site[0]->line,
-                     s->error.text);
-        else
-            snprintf(r->finding, sizeof r->finding, "%s", s->has_error ? s->error.text : "the kernel stopped");
+        finding_text(s, r->finding, sizeof r->finding);
     }
 }
 
+/* ---- the table of states, shared by the processes of one search --------- */
+
+static void lock_table(void)
+{
+    while (atomic_flag_test_and_set_explicit(&S.sh->lock, memory_order_acquire))
+        sched_yield();
+}
+
+static void unlock_table(void) { atomic_flag_clear_explicit(&S.sh->lock, memory_order_release); }
+
+/* The slot of (h, kind), or the free slot where it goes (the lock held). */
+static vslot *slot_for(shared_t *sh, uint64_t h, uint32_t kind)
+{
+    const uint64_t mask = sh->cap - 1;
+    for (uint64_t i = h & mask;; i = (i + 1) & mask) {
+        vslot *v = &sh->visited[i];
+        if (!v->used || (v->hash == h && v->used == kind))
+            return v;
+    }
+}
+
+/* An entry for the other ranks (the lock held). A full outbox is emptied
+ * by the root process, whose exchange sends it; a forked process waits
+ * for the root to do so. */
+static void outbox_put(uint64_t h, uint32_t depth, uint32_t kind)
+{
+    shared_t *sh = S.sh;
+    while (sh->out_head - sh->out_tail >= OUTBOX_CAP) {
+        unlock_table();
+        if (S.is_child)
+            usleep(100);
+        else
+            S.hooks->exchange(S.hooks->ctx);
+        lock_table();
+    }
+    sh->outbox[sh->out_head++ % OUTBOX_CAP] = (model_search_entry){h, depth, kind};
+}
+
+/* Whether entries at this depth go to the other ranks: those of the
+ * subtrees. The top of the tree, above the split, every rank explores
+ * itself: an entry of it sent ahead would cut another rank's top short. */
+static bool shared_depth(void) { return S.hooks && S.split && S.depth >= S.split; }
+
+/* A transition that ends a schedule (key: the state and the choice): the
+ * distinct ones are the schedules, so that a state explored twice (reached
+ * again by a shorter path, or by two ranks) counts its ends once. */
+static void note_end(uint64_t key)
+{
+    if (!S.sh)
+        return;
+    lock_table();
+    vslot *v = slot_for(S.sh, key, MODEL_SEARCH_END);
+    if (!v->used) {
+        *v = (vslot){key, S.depth, MODEL_SEARCH_END};
+        S.sh->schedules++;
+        if (shared_depth())
+            outbox_put(key, S.depth, MODEL_SEARCH_END);
+    }
+    unlock_table();
+}
+
+size_t model_search_outbox(model_search_entry *buf, size_t max)
+{
+    if (!S.sh || !S.sh->outbox)
+        return 0;
+    lock_table();
+    shared_t *sh = S.sh;
+    size_t n = 0;
+    for (; n < max && sh->out_tail < sh->out_head; n++)
+        buf[n] = sh->outbox[sh->out_tail++ % OUTBOX_CAP];
+    unlock_table();
+    return n;
+}
+
+void model_search_inbox(const model_search_entry *e, size_t n)
+{
+    if (!S.sh)
+        return;
+    lock_table();
+    shared_t *sh = S.sh;
+    for (size_t i = 0; i < n; i++) {
+        if (sh->states + sh->schedules + 1 >= sh->cap) { /* no room: not a proof */
+            sh->incomplete = 1;
+            break;
+        }
+        vslot *v = slot_for(sh, e[i].hash, e[i].kind);
+        if (!v->used) {
+            *v = (vslot){e[i].hash, e[i].depth, e[i].kind};
+            if (e[i].kind == MODEL_SEARCH_END)
+                sh->schedules++;
+            else
+                sh->states++;
+        } else if (e[i].depth < v->depth) {
+            /* another rank reached it by a shorter path and explores it
+             * from there: a visit here at that depth or more ends */
+            v->depth = e[i].depth;
+        }
+    }
+    unlock_table();
+}
+
+void model_search_merge(model_search_summary *into, const model_search_summary *from)
+{
+    if (into->states != from->states || into->schedules != from->schedules)
+        into->disagree = 1;
+    into->disagree |= from->disagree;
+    into->states = into->states > from->states ? into->states : from->states;
+    into->schedules = into->schedules > from->schedules ? into->schedules : from->schedules;
+    if (from->deadlock_depth < into->deadlock_depth)
+        into->deadlock_depth = from->deadlock_depth;
+    if (from->finding_depth < into->finding_depth ||
+        (from->finding_depth == into->finding_depth && from->finding_depth != MODEL_SEARCH_NONE &&
+         strcmp(from->finding, into->finding) < 0)) {
+        into->finding_depth = from->finding_depth;
+        memcpy(into->finding, from->finding, sizeof into->finding);
+    }
+    into->incomplete |= from->incomplete;
+    into->out_of_time |= from->out_of_time;
+}
+
 /* This process's path ends: a child exits, the root returns an error that
- * unwinds the host driver. */
+ * unwinds the host driver. Sampling counts the schedule here; an
+ * exhaustive search counts the transition that ended it (note_end). */
 static sl_status end_path(bool schedule)
 {
-    if (schedule && S.sh)
-        S.sh->schedules++;
-    else if (schedule)
+    if (schedule && !S.sh)
         S.local.schedules++;
     if (S.is_child)
         _exit(0);
@@ -394,51 +618,99 @@ static bool is_stuck(unsigned nblocks, const unsigned *blk, const bool *changed,
 }
 
 /* Looks state h up at the current depth: true when it was seen at no
- * smaller depth (the path ends); else it is recorded. */
-static bool seen(uint64_t h)
+ * smaller depth (the path ends); else it is recorded (and, when share,
+ * handed to the other ranks). */
+static bool seen(uint64_t h, bool share)
 {
     shared_t *sh = S.sh;
-    uint64_t mask = sh->cap - 1, i = h & mask;
-    for (;; i = (i + 1) & mask) {
-        vslot *v = &sh->visited[i];
-        if (!v->used) {
-            v->used = 1;
-            v->hash = h;
-            v->depth = S.depth;
-            sh->states++;
-            return false;
-        }
-        if (v->hash == h) {
-            if (v->depth <= S.depth)
-                return true;
-            v->depth = S.depth; /* a shorter way here: explore again */
-            return false;
-        }
+    lock_table();
+    vslot *v = slot_for(sh, h, MODEL_SEARCH_STATE);
+    bool known = false;
+    if (!v->used) {
+        *v = (vslot){h, S.depth, MODEL_SEARCH_STATE};
+        sh->states++;
+    } else if (v->depth <= S.depth) {
+        known = true;
+    } else {
+        v->depth = S.depth; /* a shorter way here: explore again */
     }
+    if (!known && share)
+        outbox_put(h, S.depth, MODEL_SEARCH_STATE);
+    unlock_table();
+    return known;
+}
+
+/* The rank that explores the subtree below a state at the split depth. */
+static unsigned owner(uint64_t h) { return (unsigned)((mix(h, UINT64_C(0x0f1ce)) >> 32) % S.hooks->ranks); }
+
+static uint64_t state_limit(void)
+{
+    if (S.pass == PASS_WIDTH)
+        return S.sh->cap / 2;
+    return S.cfg.max_states ? S.cfg.max_states : DEFAULT_MAX_STATES;
 }
 
 /* Whether a path ends at the state of hash h before any choice there: a
- * deadlock known already and no longer than this path (one found from here
- * could not be shorter), a state seen at no smaller depth, or a limit (then
- * the search is incomplete). */
+ * state seen at no smaller depth, a subtree another rank explores, the
+ * depth a bounded pass stops at, or a limit (then the search is
+ * incomplete). A deadlock found ends no other path: the states counted
+ * are every reachable one, whatever order they were explored in. */
 static bool path_ends_at(uint64_t h)
 {
-    const model_search_result *best = result();
-    if (best->verdict == MODEL_VERDICT_DEADLOCK && S.pathlen >= best->trace_len)
+    shared_t *sh = S.sh;
+    if (sh->stop || (S.pass != PASS_MAIN && S.depth > S.bound))
         return true;
-    if (seen(h))
-        return true;
-    const uint64_t limit = S.cfg.max_states ? S.cfg.max_states : DEFAULT_MAX_STATES;
-    if (S.sh->states > limit || S.depth + 1 >= MAX_DEPTH) {
-        S.sh->incomplete = 1;
+    if (S.pass == PASS_WIDTH && S.depth == S.bound) {
+        seen(h, false);
         return true;
     }
-    if (out_of_time()) {
-        S.sh->incomplete = 1;
-        S.sh->out_of_time = 1;
+    if (S.split && S.depth == S.split && owner(h) != S.hooks->rank) {
+        seen(h, false); /* its owner explores it and sends what it finds */
         return true;
+    }
+    if (seen(h, shared_depth()))
+        return true;
+    if (sh->states > state_limit() || sh->states + sh->schedules > sh->cap - sh->cap / 4 ||
+        S.depth + 1 >= MAX_DEPTH) {
+        sh->incomplete = 1;
+        return true;
+    }
+    if (S.pass != PASS_TRACE && out_of_time()) {
+        sh->incomplete = 1;
+        sh->out_of_time = 1;
+        return true;
+    }
+    if (S.hooks && !S.is_child && ++S.since_exchange >= EXCHANGE_EVERY) {
+        S.since_exchange = 0;
+        S.hooks->exchange(S.hooks->ctx);
     }
     return false;
+}
+
+/* No more turns: the time is up, or the trace pass has its trace. */
+static bool halted(void) { return S.sh->out_of_time || S.sh->stop; }
+
+/* Waits for a forked process of the search. The root of a rank goes on
+ * exchanging while it waits: the process it waits for may be held up by a
+ * full outbox, and the other ranks wait for what it has to send. */
+static void wait_child(pid_t pid)
+{
+    int wst;
+    if (!S.hooks || S.is_child) {
+        while (waitpid(pid, &wst, 0) < 0 && errno == EINTR) {
+        }
+        return;
+    }
+    long pause_ns = 20000;
+    for (;;) {
+        const pid_t r = waitpid(pid, &wst, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR))
+            return;
+        S.hooks->exchange(S.hooks->ctx);
+        const struct timespec ts = {0, pause_ns};
+        nanosleep(&ts, NULL);
+        pause_ns = pause_ns < 1000000 ? 2 * pause_ns : pause_ns;
+    }
 }
 
 /* Takes choice (what, b) at the state of hash h: false when that stopped
@@ -447,8 +719,10 @@ static bool path_ends_at(uint64_t h)
 static bool take(char what, unsigned b, uint64_t h, unsigned nblocks, unsigned nres, unsigned *done,
                  uint64_t *launch_steps, model_stats *s, bool *changed)
 {
+    S.last_key = mix(mix(h, (unsigned char)what), b);
     if (!apply(what, b, nres, done, launch_steps, s)) {
         record_finding(s);
+        note_end(S.last_key);
         return false;
     }
     *changed = state_hash(nblocks, s) != h;
@@ -467,6 +741,7 @@ static int take_last(const char *what, const unsigned *blk, unsigned k, uint64_t
     unsigned alone;
     if (what[0] == 'r' && is_stuck(nblocks, blk, changed, k, &alone)) {
         record_deadlock(nblocks, alone);
+        note_end(mix(h, UINT64_C(0x57c4)));
         return 1;
     }
     push_step(what[k - 1], blk[k - 1]);
@@ -485,7 +760,7 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
             return end_path(false);
         const unsigned k = choices(nblocks, nres, what, blk);
         for (unsigned i = 0; i + 1 < k; i++) {
-            if (S.sh->out_of_time) /* no more turns once the time is up */
+            if (halted()) /* no more turns once the time is up */
                 return end_path(false);
             fflush(NULL);
             pid_t pid = fork();
@@ -502,13 +777,11 @@ static sl_status grid_exhaustive(unsigned nblocks, unsigned nres, uint64_t *laun
                 S.sh->incomplete = 1; /* no more processes: not a proof */
                 return end_path(false);
             }
-            int wst;
-            while (waitpid(pid, &wst, 0) < 0) {
-            }
+            wait_child(pid);
             changed[i] = S.sh->changed[S.depth];
         }
         /* the last choice here, in this process */
-        if (S.sh->out_of_time)
+        if (halted())
             return end_path(false);
         const int end = take_last(what, blk, k, h, changed, nblocks, nres, &done, launch_steps, s);
         if (end)
@@ -610,9 +883,7 @@ static bool launch_finished(void)
         S.sh->incomplete = 1;
         return false;
     }
-    int wst;
-    while (waitpid(pid, &wst, 0) < 0) {
-    }
+    wait_child(pid);
     return false;
 }
 
@@ -638,11 +909,9 @@ static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *d
             return false;
         }
         for (unsigned i = 0; i + 1 < k; i++) {
-            if (S.sh->out_of_time) /* no more turns once the time is up */
+            if (halted()) /* no more turns once the time is up */
                 return false;
-            if (!take(what[i], blk[i], h, nblocks, nres, done, launch_steps, s, &changed[i])) {
-                S.sh->schedules++;
-            } else {
+            if (take(what[i], blk[i], h, nblocks, nres, done, launch_steps, s, &changed[i])) {
                 push_step(what[i], blk[i]);
                 if (explore(level + 1, nblocks, nres, done, launch_steps, s))
                     return true;
@@ -650,12 +919,9 @@ static bool explore(unsigned level, unsigned nblocks, unsigned nres, unsigned *d
             restore_state(sn, nblocks, nres, done, s);
         }
         /* the last choice here, in place */
-        if (S.sh->out_of_time)
+        if (halted())
             return false;
-        const int end = take_last(what, blk, k, h, changed, nblocks, nres, done, launch_steps, s);
-        if (end == 1)
-            S.sh->schedules++;
-        if (end)
+        if (take_last(what, blk, k, h, changed, nblocks, nres, done, launch_steps, s))
             return false;
     }
 }
@@ -749,6 +1015,197 @@ sl_status model_search_grid(unsigned nblocks, unsigned nres, uint64_t *launch_st
                         : grid_exhaustive(nblocks, nres, launch_steps, s);
 }
 
+/* ---- the passes of an exhaustive search ---------------------------------- */
+
+/* One pass: run(ctx) from fresh counts (search_model: the stats'
+ * configuration for the search) with a table of cap slots, which stays for
+ * the caller to read (pass_end drops it). False when the table could not
+ * be had. A forked process of the search never returns from here. */
+static bool pass_run(pass_kind kind, unsigned bound, uint64_t cap, sl_status (*run)(void *ctx), void *ctx,
+                     model_stats *s, const model_config *search_model)
+{
+    const bool outbox = kind == PASS_MAIN && S.hooks;
+    const size_t table = sizeof(shared_t) + cap * sizeof(vslot);
+    const size_t bytes = table + (outbox ? OUTBOX_CAP * sizeof(model_search_entry) : 0);
+    void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return false;
+    S.sh = m;
+    S.sh_bytes = bytes;
+    atomic_flag_clear(&S.sh->lock);
+    S.sh->cap = cap;
+    S.sh->next_progress = *S.progress_next;
+    S.sh->deadlock_depth = S.sh->finding_depth = MODEL_SEARCH_NONE;
+    S.sh->outbox = outbox ? (model_search_entry *)((char *)m + table) : NULL;
+    S.pass = kind;
+    S.bound = bound;
+    S.depth = 0;
+    S.ended = false;
+    S.since_exchange = 0;
+    S.last_key = 0;
+    model_stats_free(s);
+    model_stats_init(s);
+    s->cfg = *search_model;
+    const sl_status st = run(ctx);
+    if (!S.ended) {
+        /* a schedule that ran the host driver to its end */
+        note_end(S.last_key);
+        if (st != SL_OK && s->has_error)
+            record_finding(s);
+    }
+    if (S.is_child)
+        _exit(0);
+    *S.progress_next = S.sh->next_progress;
+    return true;
+}
+
+static void pass_end(void)
+{
+    munmap(S.sh, S.sh_bytes);
+    S.sh = NULL;
+    snaps_free();
+}
+
+/* The split depth for the ranks: the least depth at which at least
+ * SUBTREES_PER_RANK states a rank are first reached, read from the depths
+ * in the table of a pass bounded at depth D (D = 8, 16, ... until one is
+ * found); where the tree ends first, the widest depth it has. Every rank
+ * computes the same, with no word from the others, so the split only has
+ * to be deterministic; its cost is the top of the tree, small next to
+ * what lies below. 0: no depth holds two states, and every rank explores
+ * the whole (small) tree. */
+#define SPLIT_MAX_BOUND 512
+static unsigned choose_split(sl_status (*run)(void *ctx), void *ctx, model_stats *s, const model_config *search_model)
+{
+    const uint64_t want = (uint64_t)SUBTREES_PER_RANK * S.hooks->ranks;
+    const model_search_hooks *hooks = S.hooks;
+    S.hooks = NULL; /* the bounded passes talk to no one */
+    uint64_t width[SPLIT_MAX_BOUND + 1];
+    unsigned split = 0;
+    for (unsigned bound = 8; bound <= SPLIT_MAX_BOUND; bound *= 2) {
+        if (!pass_run(PASS_WIDTH, bound, WIDTH_PASS_CAP, run, ctx, s, search_model))
+            break;
+        memset(width, 0, sizeof width);
+        for (uint64_t i = 0; i < S.sh->cap; i++)
+            if (S.sh->visited[i].used == MODEL_SEARCH_STATE && S.sh->visited[i].depth <= bound)
+                width[S.sh->visited[i].depth]++;
+        const bool last = S.sh->incomplete || width[bound] == 0 || 2 * bound > SPLIT_MAX_BOUND;
+        pass_end();
+        unsigned widest = 0;
+        for (unsigned d = 1; d <= bound && !split; d++) {
+            if (width[d] >= want)
+                split = d;
+            widest = width[d] > width[widest] ? d : widest;
+        }
+        if (!split && last && width[widest] >= 2)
+            split = widest;
+        if (split || last)
+            break;
+    }
+    S.hooks = hooks;
+    return split;
+}
+
+/* The trace of the deadlock at depth depth: the first stuck state in the
+ * order of choices (dispatch or turn of the lowest block first) among
+ * those at that depth, by a depth-first pass that goes no deeper and
+ * stops there. Why that is the first of the shortest traces in that order,
+ * whatever the table cuts: let P be that trace, and suppose the pass cut
+ * P's prefix of length i, at a state seen before at depth j <= i by a
+ * path Q. Q was explored before P's prefix, so it comes first in the
+ * order and is no prefix of P (P, being shortest, has no cycle); then Q
+ * followed by the rest of P reaches a stuck state in j + depth - i <=
+ * depth steps and comes before P, which contradicts P's choice (no stuck
+ * state lies nearer than depth). And a stuck state found before P would
+ * be a trace of at most depth steps before P in the order. */
+static bool trace_pass(unsigned depth, uint64_t cap, sl_status (*run)(void *ctx), void *ctx, model_stats *s,
+                       const model_config *search_model, model_search_result *trace)
+{
+    if (!pass_run(PASS_TRACE, depth, cap, run, ctx, s, search_model))
+        return false;
+    const bool found = S.sh->deadlock_depth == depth;
+    if (found)
+        *trace = S.sh->best;
+    pass_end();
+    return found;
+}
+
+/* The summary of this rank's table. */
+static void summarize(model_search_summary *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    sum->states = S.sh->states;
+    sum->schedules = S.sh->schedules;
+    sum->deadlock_depth = S.sh->deadlock_depth;
+    sum->finding_depth = S.sh->finding_depth;
+    memcpy(sum->finding, S.sh->finding, sizeof sum->finding);
+    sum->incomplete = S.sh->incomplete != 0;
+    sum->out_of_time = S.sh->out_of_time != 0;
+}
+
+static sl_status exhaustive(const model_search_cfg *cfg, sl_status (*run)(void *ctx), void *ctx, model_stats *s,
+                            model_search_result *out)
+{
+    const uint64_t limit = cfg->max_states ? cfg->max_states : DEFAULT_MAX_STATES;
+    uint64_t cap = 1024;
+    while (cap < 2 * limit)
+        cap *= 2;
+    const model_config search_model = s->cfg;
+    S.in_process = !cfg->fork_per_choice && model_fiber_can_snapshot();
+    S.active = true;
+    const model_search_hooks *hooks = cfg->hooks && cfg->hooks->ranks > 1 ? cfg->hooks : NULL;
+    S.hooks = hooks;
+    S.split = hooks ? choose_split(run, ctx, s, &search_model) : 0;
+    const bool mapped = pass_run(PASS_MAIN, 0, cap, run, ctx, s, &search_model);
+    if (!mapped && !hooks)
+        return SL_ERR_NOMEM;
+    model_search_summary sum;
+    memset(&sum, 0, sizeof sum);
+    sum.deadlock_depth = sum.finding_depth = MODEL_SEARCH_NONE;
+    sum.incomplete = !mapped;
+    model_search_result mine; /* this rank's own deadlock, at its depth */
+    memset(&mine, 0, sizeof mine);
+    if (hooks) /* even without a table: the other ranks wait for this one's word that it is done */
+        hooks->finish(hooks->ctx);
+    if (mapped) {
+        summarize(&sum);
+        mine = S.sh->best;
+        pass_end();
+    }
+    const uint32_t mine_depth = sum.deadlock_depth;
+    if (hooks)
+        hooks->combine(hooks->ctx, &sum);
+    S.hooks = NULL;
+    S.split = 0;
+    out->states = sum.states;
+    out->schedules = sum.schedules;
+    if (sum.deadlock_depth != MODEL_SEARCH_NONE) {
+        out->verdict = MODEL_VERDICT_DEADLOCK;
+        model_search_result t;
+        if (!hooks || hooks->rank == 0) {
+            if (trace_pass(sum.deadlock_depth, cap, run, ctx, s, &search_model, &t) ||
+                (mine_depth == sum.deadlock_depth && (t = mine, true))) {
+                t.verdict = MODEL_VERDICT_DEADLOCK;
+            } else { /* the trace pass hit a limit, and the trace was another rank's */
+                memset(&t, 0, sizeof t);
+                t.verdict = MODEL_VERDICT_INCOMPLETE;
+            }
+            t.states = sum.states;
+            t.schedules = sum.schedules;
+            *out = t;
+        }
+        if (hooks)
+            hooks->share(hooks->ctx, out);
+    } else if (sum.finding_depth != MODEL_SEARCH_NONE) {
+        out->verdict = MODEL_VERDICT_FINDING;
+        memcpy(out->finding, sum.finding, sizeof out->finding);
+    } else if (sum.incomplete) {
+        out->verdict = MODEL_VERDICT_INCOMPLETE;
+        out->out_of_time = sum.out_of_time != 0;
+    }
+    return SL_OK;
+}
+
 sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *ctx), void *ctx, model_stats *s,
                            model_search_result *out)
 {
@@ -790,45 +1247,10 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
     if (cfg->progress == MODEL_PROGRESS_FAIR || cfg->progress == MODEL_PROGRESS_HSA)
         s->cfg.slots = 1u << 20;
     sl_status st = SL_OK;
+    const uint64_t launches = out->launches;
     if (cfg->exhaustive) {
-        const uint64_t limit = cfg->max_states ? cfg->max_states : DEFAULT_MAX_STATES;
-        uint64_t cap = 1024;
-        while (cap < 2 * limit)
-            cap *= 2;
-        S.sh_bytes = sizeof(shared_t) + cap * sizeof(vslot);
-        void *m = mmap(NULL, S.sh_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED)
-            return SL_ERR_NOMEM;
-        S.sh = m;
-        S.sh->cap = cap;
-        S.sh->next_progress = *S.progress_next;
-        S.in_process = !cfg->fork_per_choice && model_fiber_can_snapshot();
-        S.active = true;
-        st = run(ctx);
-        if (S.is_child) {
-            /* a schedule that ran the host driver to its end */
-            if (!S.ended)
-                S.sh->schedules++;
-            if (st != SL_OK && !S.ended && s->has_error)
-                record_finding(s);
-            _exit(0);
-        }
-        if (!S.ended) {
-            S.sh->schedules++;
-            if (st != SL_OK && s->has_error)
-                record_finding(s);
-        }
-        *S.progress_next = S.sh->next_progress;
-        *out = S.sh->best;
-        out->states = S.sh->states;
-        out->schedules = S.sh->schedules;
-        if (S.sh->incomplete && out->verdict == MODEL_VERDICT_FREE) {
-            out->verdict = MODEL_VERDICT_INCOMPLETE;
-            out->out_of_time = S.sh->out_of_time != 0;
-        }
-        munmap(S.sh, S.sh_bytes);
-        S.sh = NULL;
-        snaps_free();
+        st = exhaustive(cfg, run, ctx, s, out);
+        out->launches = launches;
     } else {
         S.active = true;
         for (uint64_t i = 0; i < cfg->samples; i++) {
@@ -853,5 +1275,5 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
     status = NULL;
     slot_of = NULL;
     out->waiting = true;
-    return SL_OK;
+    return cfg->exhaustive ? st : SL_OK;
 }

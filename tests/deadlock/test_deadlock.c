@@ -543,7 +543,7 @@ static void test_bad_usage(void **state)
         {{"deadlock", "--algo", "chained-static", "--blocks", "1", NULL}, "question is empty"},
         {{"deadlock", "--algo", "chained-static", "--resident", "0", NULL}, "--resident 0"},
         {{"deadlock", "--algo", "chained-static", "--blocks", "3", "--resident", "3", NULL}, "every block is resident"},
-        {{"deadlock", "--algo", "chained-static", "--blocks", "9", "--exhaustive", NULL}, "--samples K"},
+        {{"deadlock", "--algo", "chained-static", "--blocks", "13", "--exhaustive", NULL}, "--samples K"},
         {{"deadlock", "--algo", "chained-static", "--exhaustive", "--samples", "4", NULL}, "exclude each other"},
         {{"deadlock", "--algo", "sequential", NULL}, "has no sim backend"},
         {{"deadlock", "--algo", "no-such-scan", NULL}, "is not an algorithm"},

@@ -7,6 +7,8 @@
 
 #include "model/model.h"
 #include "verify/cli/cli.h"
+#include "verify/campaign/ranks.h"
+#include "verify/campaign/search_ranks.h"
 #include "verify/cli/user_kernel.h"
 #include "verify/cli/commands.h"
 #include "verify/cli/deadlock.h"
@@ -460,12 +462,18 @@ static int run_algo(const dl_plan *p, const verify_algo *al, const verify_deadlo
         dl_answer x = {.model = (model_progress)m, .exhaustive = exhaustive};
         dl_progress g = {al->name, verify_progress_name(x.model), model_search_now(), 0};
         g.next = g.t0 + MODEL_SEARCH_PROGRESS_S;
+        /* under MPI an exhaustive search is split over the ranks (docs/scaling.md);
+         * rank 0 alone says how far it is */
         const model_search_cfg cfg = {.progress = (model_progress)m, .exhaustive = exhaustive,
                                       .samples = p->samples, .seed = p->seed, .deadline = g.t0 + p->budget,
-                                      .on_progress = say_progress, .progress_ctx = &g,
-                                      .progress_next = &g.next};
+                                      .on_progress = ranks_rank() == 0 ? say_progress : NULL,
+                                      .progress_ctx = &g, .progress_next = &g.next,
+                                      .hooks = exhaustive ? search_ranks_hooks() : NULL};
         const sl_status st = verify_deadlock_search(al, c, &cfg, &x.r, &x.seconds);
         (*done)++;
+        if (st != SL_OK && ranks_many()) /* the other ranks would wait for this one's part */
+            ranks_abort(CLI_EXIT_FAILED, "deadlock: %s under %s: %s at rank %d", al->name,
+                        verify_progress_name(x.model), sl_status_str(st), ranks_rank());
         if (st != SL_OK) {
             fprintf(stderr, "scanlab: deadlock: %s under %s: %s\n", al->name, verify_progress_name(x.model),
                     sl_status_str(st));
@@ -535,8 +543,13 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
     if (sampled)
         cli_print_seed("deadlock", p.seed);
     json_writer w;
+    /* under MPI the document is written whole at the end: a rank that
+     * fails stops every rank, and must leave no part of it behind */
+    char *doc = NULL;
+    size_t doclen = 0;
+    FILE *jf = p.json && ranks_many() ? open_memstream(&doc, &doclen) : NULL;
     if (p.json) {
-        json_init(&w, stdout);
+        json_init(&w, jf ? jf : stdout);
         json_begin_object(&w, NULL);
         json_uint(&w, "blocks", p.blocks);
         json_uint(&w, "resident", p.resident);
@@ -569,6 +582,11 @@ int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count)
         json_end_array(&w);
         json_end_object(&w);
         json_finish(&w);
+    }
+    if (jf) {
+        fclose(jf);
+        fwrite(doc, 1, doclen, stdout);
+        free(doc);
     }
     free(cs);
     free(exh);

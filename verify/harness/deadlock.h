@@ -12,10 +12,12 @@
 #include "verify/harness/algos.h"
 
 /* Exhaustive search is offered up to this many blocks in the explored
- * launch, and chosen by default up to VERIFY_DEADLOCK_AUTO_EXHAUSTIVE:
- * the largest grid at which every single-pass scan finishes every model
- * in seconds on two cores (docs/deadlock.md gives the measurements). */
-#define VERIFY_DEADLOCK_MAX_EXHAUSTIVE 8
+ * launch (a search of more ranks, or a longer --budget, goes further:
+ * lookback at G = 10 under fair takes minutes; docs/scaling.md), and
+ * chosen by default up to VERIFY_DEADLOCK_AUTO_EXHAUSTIVE: the largest
+ * grid at which every single-pass scan finishes every model in seconds on
+ * two cores (docs/deadlock.md gives the measurements). */
+#define VERIFY_DEADLOCK_MAX_EXHAUSTIVE 12
 #define VERIFY_DEADLOCK_AUTO_EXHAUSTIVE 8
 /* Random schedules of a sampled search when none are asked for. */
 #define VERIFY_DEADLOCK_DEFAULT_SAMPLES 100

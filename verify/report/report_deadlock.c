@@ -153,7 +153,7 @@ sl_status report_run_deadlock(report_section *s)
         for (int m = 0; m < MODEL_PROGRESS_COUNT && verify_algos[i].run[SL_SIM] && conf[i].waiting; m++, k++)
             if (ranks_mine(k)) {
                 const model_search_cfg cfg = {.progress = (model_progress)m,
-                                              .exhaustive = conf[i].blocks <= VERIFY_DEADLOCK_MAX_EXHAUSTIVE,
+                                              .exhaustive = conf[i].blocks <= VERIFY_DEADLOCK_AUTO_EXHAUSTIVE,
                                               .samples = VERIFY_DEADLOCK_DEFAULT_SAMPLES, .seed = s->ctx->seed};
                 items[k].st = verify_deadlock_search(&verify_algos[i], &conf[i], &cfg, &items[k].res, &items[k].sec);
             }
@@ -173,7 +173,7 @@ sl_status report_run_deadlock(report_section *s)
         if (!al->run[SL_SIM] || !conf[i].waiting)
             continue;
         const verify_deadlock_config c = conf[i];
-        const bool exhaustive = c.blocks <= VERIFY_DEADLOCK_MAX_EXHAUSTIVE;
+        const bool exhaustive = c.blocks <= VERIFY_DEADLOCK_AUTO_EXHAUSTIVE;
         for (int m = 0; m < MODEL_PROGRESS_COUNT; m++, k++) {
             const sl_status st = items[k].st;
             const model_search_result res = items[k].res;
