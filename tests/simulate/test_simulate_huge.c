@@ -47,7 +47,9 @@ static void every_scan_beyond_2_32(void **state)
     char names[64][32];
     const size_t k = sim_scans(names, 64);
     assert_true(k >= 15);
-, "--n", "4294968296", "--seed", "3", NULL};
+    size_t exact = 0, unchecked = 0, refused = 0;
+    for (size_t i = 0; i < k; i++) {
+        const char *args[] = {"simulate", "--algo", names[i], "--huge", "--n", "4294968296", "--seed", "3", NULL};
         char *out = NULL, *err = NULL;
         const int rc = test_run_cli(scanlab, args, &out, &err);
         if (strcmp(names[i], "multi-gpu") == 0) {
