@@ -173,7 +173,8 @@ do_scaling() {
     local m=$root/.carry/mpi np rc=0
     local lib=$m/root/usr/lib/x86_64-linux-gnu
     [ -x "$m/scanlab" ] || { echo "no .carry/mpi/scanlab: run tools/gpu-mpi.sh and carry .carry" >"$out/scaling.log"; return 1; }
-    mkdir -p "$out/scaling"
+    local runs
+    runs=$(mktemp -d)
     (
         export OPAL_PREFIX=$m/root/usr PATH=$m/root/usr/bin:$PATH
         export LD_LIBRARY_PATH=$lib:$lib/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -185,28 +186,29 @@ do_scaling() {
             local t0=$EPOCHREALTIME
             limit "${SCALING_SECONDS:-590}" orterun --allow-run-as-root --oversubscribe --bind-to core -np "$np" \
                 "$m/scanlab" deadlock --exhaustive --algo lookback --blocks "${SCALING_BLOCKS:-10}" --model fair \
-                --budget "${SCALING_SECONDS:-590}" --json >"$out/scaling/np$np.json"
+                --budget "${SCALING_SECONDS:-590}" --json >"$runs/np$np.json"
             echo "exit $? wall $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
         done
     ) >"$out/scaling.log" 2>&1 || rc=1
-    python3 - "$out/scaling" "$out/scaling.log" >"$out/scaling.json" <<'PY' || rc=1
+    python3 - "$runs" "$out/scaling.log" >"$out/scaling.json" <<'PY' || rc=1
 # one row per rank count: wall time (from the log), states, verdict
 import json, os, re, sys
 d, log = sys.argv[1], open(sys.argv[2]).read()
 walls = {int(m.group(1)): (int(m.group(2)), float(m.group(3)))
-         for m in re.finditer(r"mpirun -np (\d+) .*\nexit (\d+) wall ([0-9.]+)", log)}
+         for m in re.finditer(r"== mpirun -np (\d+) .*?\nexit (\d+) wall ([0-9.]+)", log, re.S)}
 rows = []
 for np, (rc, wall) in sorted(walls.items()):
     r = {"ranks": np, "exit": rc, "wall_s": wall}
     try:
         res = json.load(open(os.path.join(d, "np%d.json" % np)))["results"][0]
-        r.update({k: res.get(k) for k in ("verdict", "states", "schedules", "seconds")})
+        r.update({k: res.get(k) for k in ("verdict", "states", "schedules", "seconds", "blocks")})
     except (OSError, ValueError, KeyError, IndexError) as e:
         r["error"] = str(e)
     rows.append(r)
 json.dump({"command": "mpirun -np P scanlab deadlock --exhaustive --algo lookback --model fair", "rows": rows},
           sys.stdout, indent=1)
 PY
+    rm -rf "$runs"
     grep -q '"exit": [1-9]' "$out/scaling.json" && rc=1
     return $rc
 }
