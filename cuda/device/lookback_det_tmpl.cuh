@@ -130,7 +130,7 @@ SL_DEVICE T SL_KN(det_prefix)(sl_tile_status ts, size_t tile, T total, T *sh, in
      * goes in front of the prefix: one fixed expression again, and the
      * published words stay the scan's own */
     if (ts.carry) {
-        const T c = LD((const T *)ts.carry, 0);
+        const T c = LD((const T *)ts.carry, 0); /* not reached by verify: lookback-det alone has no carry */
         prefix = *have ? OP(c, prefix) : c;
         *have = 1;
     }
