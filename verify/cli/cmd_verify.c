@@ -148,6 +148,8 @@ static int parse_algos(const char *s, const verify_algo *algos, size_t count,
         size_t len = strcspn(p, ",");
         const verify_algo *a = find_algo(algos, count, p, len);
         if (!a) {
+            if (ranks_rank() != 0) /* every rank parses the same line: rank 0 says it once */
+                return CLI_EXIT_USAGE;
             char shown[256];
             fprintf(stderr, "scanlab: verify: unknown algorithm '%s' (valid: all",
                     cli_printable(p, (int)len, shown, sizeof shown));
