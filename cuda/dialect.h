@@ -176,47 +176,31 @@ typedef struct {
                          : "memory");                                                              \
         }                                                                                          \
     } while (0)
-template <typename T_> __device__ __forceinline__ T_ sl_ld_relaxed(const T_ *p)
-{
-    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
-    T_ v;
-    SL_PTX_LD_("relaxed.gpu", T_, p, v);
-    return v;
-}
-template <typename T_> __device__ __forceinline__ T_ sl_ld_acquire(const T_ *p)
-{
-    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
-    T_ v;
-    SL_PTX_LD_("acquire.gpu", T_, p, v);
-    return v;
-}
-template <typename T_, typename U_> __device__ __forceinline__ void sl_st_relaxed(T_ *p, U_ u)
-{
-    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
-    const T_ v = (T_)u;
-    SL_PTX_ST_("relaxed.gpu", T_, p, v);
-}
-template <typename T_, typename U_> __device__ __forceinline__ void sl_st_release(T_ *p, U_ u)
-{
-    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
-    const T_ v = (T_)u;
-    SL_PTX_ST_("release.gpu", T_, p, v);
-}
-/* The same of system scope (ld.acquire.sys, st.release.sys): orderings
- * that reach the threads of other GPUs (peer memory). */
-template <typename T_> __device__ __forceinline__ T_ sl_ld_acquire_sys(const T_ *p)
-{
-    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
-    T_ v;
-    SL_PTX_LD_("acquire.sys", T_, p, v);
-    return v;
-}
-template <typename T_, typename U_> __device__ __forceinline__ void sl_st_release_sys(T_ *p, U_ u)
-{
-    static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes");
-    const T_ v = (T_)u;
-    SL_PTX_ST_("release.sys", T_, p, v);
-}
+/* One load and one store function per ordering and scope: the PTX
+ * qualifiers the macros above put in the instruction. */
+#define SL_PTX_LD_FN_(name, sem)                                                                   \
+    template <typename T_> __device__ __forceinline__ T_ name(const T_ *p)                         \
+    {                                                                                              \
+        static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes"); \
+        T_ v;                                                                                      \
+        SL_PTX_LD_(sem, T_, p, v);                                                                 \
+        return v;                                                                                  \
+    }
+#define SL_PTX_ST_FN_(name, sem)                                                                   \
+    template <typename T_, typename U_> __device__ __forceinline__ void name(T_ *p, U_ u)           \
+    {                                                                                              \
+        static_assert(sizeof(T_) == 4 || sizeof(T_) == 8 || sizeof(T_) == 16, "4, 8 or 16 bytes"); \
+        const T_ v = (T_)u;                                                                        \
+        SL_PTX_ST_(sem, T_, p, v);                                                                 \
+    }
+SL_PTX_LD_FN_(sl_ld_relaxed, "relaxed.gpu")
+SL_PTX_LD_FN_(sl_ld_acquire, "acquire.gpu")
+SL_PTX_ST_FN_(sl_st_relaxed, "relaxed.gpu")
+SL_PTX_ST_FN_(sl_st_release, "release.gpu")
+/* of system scope: orderings that reach the threads of other GPUs (peer
+ * memory) */
+SL_PTX_LD_FN_(sl_ld_acquire_sys, "acquire.sys")
+SL_PTX_ST_FN_(sl_st_release_sys, "release.sys")
 #define LD_RELAXED(a, i) sl_ld_relaxed(&(a)[i])
 #define LD_ACQUIRE(a, i) sl_ld_acquire(&(a)[i])
 #define ST_RELAXED(a, i, v) sl_st_relaxed(&(a)[i], v)

@@ -74,6 +74,12 @@ typedef struct {
  * t->unsupported set. */
 int lit_parse(const char *text, const char *path, lit_test *t, char *err, size_t errlen);
 int lit_parse_file(const char *path, lit_test *t, char *err, size_t errlen);
+
+/* The whole file at path, NUL-terminated (malloc'ed; its length, the NUL
+ * aside, in *len), or NULL with *why: LIT_READ_OPEN (errno says why),
+ * LIT_READ_BIG (more than max bytes), LIT_READ_NOMEM, LIT_READ_IO. */
+enum { LIT_READ_OPEN = 1, LIT_READ_BIG, LIT_READ_NOMEM, LIT_READ_IO };
+char *lit_read_text(const char *path, size_t max, size_t *len, int *why);
 void lit_free(lit_test *t);
 
 /* A location or register by name: its index, or -1 (create: added). */

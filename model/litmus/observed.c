@@ -11,36 +11,9 @@
 
 char *lit_observed_read(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *b = malloc(cap);
-    while (b) {
-        size_t got = fread(b + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-        if (len + 1 == cap) {
-            char *nb = cap < MAX_DOC ? realloc(b, cap * 2) : NULL;
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-    }
-    const bool failed = ferror(f);
-    fclose(f);
-    if (b && failed) {
-        free(b);
-        return NULL;
-    }
-    if (b)
-        b[len] = 0;
-    return b;
+    size_t len;
+    int why;
+    return lit_read_text(path, MAX_DOC, &len, &why);
 }
 
 /* The next string value of "key" after *p (before end), into buf. */

@@ -582,48 +582,65 @@ int lit_parse(const char *text, const char *path, lit_test *t, char *err, size_t
     return 0;
 }
 
-int lit_parse_file(const char *path, lit_test *t, char *err, size_t errlen)
+char *lit_read_text(const char *path, size_t max, size_t *len, int *why)
 {
     FILE *f = fopen(path, "rb");
+    *len = 0;
     if (!f) {
-        memset(t, 0, sizeof *t);
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
+        *why = LIT_READ_OPEN;
+        return NULL;
     }
-    size_t cap = 4096, len = 0;
+    size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
-    for (;;) {
-        if (!buf)
-            break;
-        if (len + 1024 > cap) {
-            if (cap > (1u << 20)) {
-                free(buf);
-                fclose(f);
-                memset(t, 0, sizeof *t);
-                snprintf(err, errlen, "%s: larger than 1 MiB: not a litmus test", path);
-                return -1;
+    *why = buf ? 0 : LIT_READ_NOMEM;
+    while (buf) {
+        if (n + 1 == cap) {
+            if (cap >= max) {
+                *why = LIT_READ_BIG;
+                break;
             }
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
-                free(buf);
-                buf = NULL;
+                *why = LIT_READ_NOMEM;
                 break;
             }
             buf = nb;
             cap *= 2;
         }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
+        const size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
         if (got == 0)
             break;
     }
+    if (!*why && ferror(f))
+        *why = LIT_READ_IO;
     fclose(f);
+    if (*why) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+int lit_parse_file(const char *path, lit_test *t, char *err, size_t errlen)
+{
+    size_t len;
+    int why;
+    char *buf = lit_read_text(path, 1u << 20, &len, &why);
     if (!buf) {
         memset(t, 0, sizeof *t);
-        snprintf(err, errlen, "%s: out of memory", path);
+        if (why == LIT_READ_OPEN)
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        else if (why == LIT_READ_BIG)
+            snprintf(err, errlen, "%s: larger than 1 MiB: not a litmus test", path);
+        else if (why == LIT_READ_NOMEM)
+            snprintf(err, errlen, "%s: out of memory", path);
+        else
+            snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
-    buf[len] = 0;
     if (memchr(buf, 0, len)) {
         free(buf);
         memset(t, 0, sizeof *t);

@@ -276,15 +276,8 @@ sl_status report_run_verify(report_section *s)
     tally *tallies = calloc(ngroups + 1, sizeof *tallies);
     verify_huge_result *huge = calloc(nhuge_max + 1, sizeof *huge);
     events ev = {calloc(ngroups + nhuge_max + 1, sizeof *ev.names), 0};
-    if (!gsizes || !groups || !tallies || !huge || !ev.names) {
-        free(sizes);
-        free(gsizes);
-        free(groups);
-        free(tallies);
-        free(huge);
-        free(ev.names);
-        return report_fail_shared(s, SL_ERR_NOMEM, "out of memory");
-    }
+    if (!gsizes || !groups || !tallies || !huge || !ev.names)
+        goto out_of_memory;
     list_groups(types, groups);
     report_text(s, "Every algorithm of the table on every backend built here, for %s and every operator "
                    "(affine on integers only), inclusive and exclusive, on %zu sizes from 0 to %zu (%s)%s. "
@@ -309,15 +302,8 @@ sl_status report_run_verify(report_section *s)
     report_table *sum = report_table_add(s, "verify", "Verdicts per algorithm and backend", sum_cols, 10);
     report_table *grp = report_table_add(s, "verify-groups", "Verdicts per algorithm, backend, type, "
                                          "operator and kind", grp_cols, 12);
-    if (!sum || !grp) {
-        free(sizes);
-        free(gsizes);
-        free(groups);
-        free(tallies);
-        free(huge);
-        free(ev.names);
-        return report_fail_shared(s, SL_ERR_NOMEM, "out of memory");
-    }
+    if (!sum || !grp)
+        goto out_of_memory;
     grp->data_only = true;
     /* this rank's groups; the probes memoised per algorithm and backend,
      * and the coverage attributed after each algorithm's simulator runs,
@@ -394,4 +380,12 @@ sl_status report_run_verify(report_section *s)
         st = report_fail(s, st, "%s", sl_status_str(st));
     free(huge);
     return st;
+out_of_memory:
+    free(sizes);
+    free(gsizes);
+    free(groups);
+    free(tallies);
+    free(huge);
+    free(ev.names);
+    return report_fail_shared(s, SL_ERR_NOMEM, "out of memory");
 }
