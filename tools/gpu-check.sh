@@ -24,6 +24,8 @@
 #                  time model's constants (tools/fidelity.sh says which files)
 #   issue-profile.json  where the scans' time goes at 2^24: instructions
 #                  issued, issue rate and stall reasons (tools/issue-profile.sh)
+#   app-profile.json  the same for the applications' kernels beside CUB's
+#                  (tools/app-profile.sh, stage appprofile, not run by default)
 #   gputests.log the test executables that exercise the GPU (sim against cuda
 #                bit for bit, bench --backend cuda, adversarial dispatch)
 #   simspeed.log the simulator's speed on this host's CPU, dialect and PTX
@@ -58,9 +60,9 @@
 #
 #   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests ptxisa verify huge
 #                                     bench gpubench experiments sass cub report fidelity
-#                                     sanitize litmus tune issue simspeed scaling (default:
-#                                     build and all but prebuilt, litmus, tune, issue,
-#                                     simspeed and scaling)
+#                                     sanitize litmus tune issue appprofile simspeed scaling
+#                                     (default: build and all but prebuilt, litmus, tune,
+#                                     issue, appprofile, simspeed and scaling)
 #
 # Every command of the GPU stages runs under a time limit (`limit`), so no
 # stage can hang; a kernel's own waits give up with SL_ERR_TIMEOUT first.
@@ -389,7 +391,7 @@ bench_json() {
 # one, then times copy, CUB and the scans interleaved (median of 25 unless
 # --reps). Tables for reading in gpubench.log, JSON for the docs.
 # GPUBENCH_SETS selects among the sets below (default: all of them).
-want_set() { case " ${GPUBENCH_SETS:-main-incl main-excl sizes latency ops repeat above-2g apps apps-sizes} " in *" $1 "*) return 0 ;; esac; return 1; }
+want_set() { case " ${GPUBENCH_SETS:-main-incl main-excl sizes latency ops repeat above-2g apps apps-sizes sort-sizes apps-above-2g} " in *" $1 "*) return 0 ;; esac; return 1; }
 do_gpubench() {
     local rc=0 all=i32,f32,i64,f64
     bench_dir=$out/gpubench
@@ -414,6 +416,11 @@ do_gpubench() {
             --type $all --n 2^24 --reps 10 || rc=1; }
         want_set apps-sizes && { bench_json apps-sizes 900 --algo compact,partition --type $all \
             --n 2^20,2^22,2^24,2^26,2^28,2^30 || rc=1; }
+        want_set sort-sizes && { bench_json sort-sizes 900 --algo radix-sort --type $all \
+            --n 2^20,2^22,2^24,2^26,2^28,2^30 --reps 10 || rc=1; }
+        # past 2^31 elements: 64-bit positions and counts in the single passes
+        want_set apps-above-2g && { bench_json apps-above-2g 600 --algo compact,partition --type i32 \
+            --n 2147483713 --reps 5 || rc=1; }
         for f in "$out"/gpubench/*.json; do
             [ -f "$f" ] || continue
             echo "== $(cat "${f%.json}.cmd")"
@@ -622,6 +629,11 @@ do_fidelity() {
 
 # Instructions, issue rate and stalls of every scan at 2^24 (about 50 s on
 # the H100 host); bounded likewise.
+# Where the applications' time goes against CUB's, kernel by kernel
+# (tools/app-profile.sh): app-profile.json and app-profile.log.
+do_appprofile() {
+    timeout -k 10 500 bash "$root/tools/app-profile.sh" "$build" "$out"
+}
 do_issue() {
     timeout -k 10 400 bash "$root/tools/issue-profile.sh" "$build" "$out"
 }
@@ -649,6 +661,7 @@ for st in $stages; do
     report) stage report do_report || status=1 ;;
     fidelity) stage fidelity do_fidelity || status=1 ;;
     issue) stage issue do_issue || status=1 ;;
+    appprofile) stage appprof do_appprofile || status=1 ;;
     tune) stage tune do_tune || status=1 ;;
     *) echo "unknown stage $st" >&2; exit 2 ;;
     esac

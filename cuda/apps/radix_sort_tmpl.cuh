@@ -11,17 +11,20 @@
  *            histograms);
  *   bins:    per pass an exclusive scan of its R counts: where the keys of
  *            each digit value start;
- *   per pass, one kernel: a block draws a tile from a ticket, ranks its
- *            keys stably by digit (per warp with ballots over the digit's
- *            bits, warp by warp in input order), publishes its R digit
- *            counts (status A, or P for tile 0) on the tile status words
- *            of cuda/device/tile_status.cuh, one word per (tile, digit),
- *            and looks back per digit (lane d of warp d / 32 polls digit
- *            d of the tiles before it until it meets a P) for the keys of
- *            that digit in the tiles before; it publishes P, sorts the
- *            tile by digit in shared memory and writes each key to its
- *            bin's start + the keys before it: runs of a digit go to
- *            consecutive addresses.
+ *   per pass, one kernel: a block draws a tile from a ticket, counts its
+ *            keys per digit (shared atomics) and publishes its R digit
+ *            counts at once (status A, or P for tile 0) on the tile status
+ *            words of cuda/device/tile_status.cuh, one word per (tile,
+ *            digit); it then ranks its keys stably by digit (per warp with
+ *            ballots over the digit's bits, warp by warp in input order)
+ *            and looks back per digit (thread d polls digit d of the tiles
+ *            before it until it meets a P) for the keys of that digit in
+ *            the tiles before; it publishes P, sorts the tile by digit in
+ *            shared memory and writes each key to its bin's start + the
+ *            keys before it: runs of a digit go to consecutive addresses.
+ *            A tile whose keys share one digit skips the counting, the
+ *            ranking and the shared memory: its keys go out in input
+ *            order.
  * So each pass reads and writes the keys once: about 1 + 2 x passes
  * accesses per key in all, where the textbook sort (radix-sort-3phase)
  * reads them twice per pass and scans the counts between.
@@ -63,6 +66,7 @@ SL_HD int32_t sl_id_add_c32(void) { return 0; }
 #define SL_OS_THREADS 256u
 #define SL_OS_MAX_THREADS 512u
 #define SL_OS_DEFAULT_BITS 8u
+#define SL_OS_MAX_BITS 8u
 /* The epochs of one run's passes: run e, pass p uses e * 64 + p (at most
  * 64 passes: 64-bit keys, 1-bit digits). */
 #define SL_OS_EPOCH_STRIDE 64u
@@ -72,11 +76,26 @@ SL_HD int32_t sl_id_add_c32(void) { return 0; }
 
 #define SL_OS_ITEMS SL_OS_ITEMS_FOR(sizeof(T))
 
-/* The digit of x at shift (digit values 0 .. radix - 1). */
+/* The order-preserving unsigned image of x (app_defs.h). */
+SL_DEVICE uint64_t SL_KN(os_key)(T x)
+{
+    return sl_app_sort_key(SL_KN(pass_bits)(x), SL_APP_IS_FLOAT, (unsigned)sizeof(T));
+}
+
+/* The digit of a key at shift (digit values 0 .. radix - 1); a 4-byte
+ * key's in 32-bit arithmetic (its shifts are below 32), which the GPU does
+ * in one instruction where a 64-bit shift takes two. */
+SL_DEVICE unsigned SL_KN(os_key_digit)(uint64_t key, unsigned shift, unsigned radix)
+{
+    if (sizeof(T) == 4)
+        return ((uint32_t)key >> shift) & (radix - 1);
+    return (unsigned)(key >> shift) & (radix - 1);
+}
+
+/* The digit of x at shift. */
 SL_DEVICE unsigned SL_KN(os_digit)(T x, unsigned shift, unsigned radix)
 {
-    const uint64_t key = sl_app_sort_key(SL_KN(pass_bits)(x), SL_APP_IS_FLOAT, (unsigned)sizeof(T));
-    return (unsigned)(key >> shift) & (radix - 1);
+    return SL_KN(os_key_digit)(SL_KN(os_key)(x), shift, radix);
 }
 
 #if SL_APP_PASS_COMPILED
@@ -92,9 +111,15 @@ SL_GLOBAL SL_KN(os_upsweep)(const T *in, uint64_t *hist, uint64_t *count_out, si
     SYNCTHREADS();
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + t; i < n; i += stride) {
-        const T x = LD(in, i);
-        for (unsigned p = 0; p < passes; p++)
-            (void)ATOMIC_ADD(&h[p * radix + SL_KN(os_digit)(x, p * bits, radix)], 1u);
+        const uint64_t key = SL_KN(os_key)(LD(in, i));
+        if (bits == SL_OS_MAX_BITS) { /* the default: one pass a byte, unrolled */
+            SL_UNROLL
+            for (unsigned p = 0; p < sizeof(T); p++)
+                (void)ATOMIC_ADD(&h[p * radix + SL_KN(os_key_digit)(key, p * SL_OS_MAX_BITS, radix)], 1u);
+        } else {
+            for (unsigned p = 0; p < passes; p++)
+                (void)ATOMIC_ADD(&h[p * radix + SL_KN(os_key_digit)(key, p * bits, radix)], 1u);
+        }
     }
     SYNCTHREADS();
     for (unsigned i = t; i < cells; i += blockDim.x) {
@@ -141,125 +166,182 @@ static inline size_t SL_KN(os_shmem)(unsigned block, unsigned radix)
     return at + (size_t)radix * (sizeof(uint64_t) + sizeof(uint32_t));
 }
 
-/* Warp 0 .. (radix - 1) / 32's look-back: lane d (d = threadIdx.x <
- * radix) sums digit d's counts over the tiles before `tile`, one tile at
- * a time back to the nearest P. Every lane of the warp calls it. */
+/* Thread d's look-back (d < radix): digit d's counts over the tiles
+ * before `tile`, one tile at a time back to the nearest P. Each thread
+ * walks on its own (no warp vote per step). A word not yet published is
+ * polled with back-off, bounded as every wait of the protocol
+ * (tile_status.cuh). */
 SL_DEVICE uint32_t SL_KN(os_look_back)(sl_tile_status ts, size_t tile, unsigned radix)
 {
     const unsigned d = threadIdx.x;
-    long long pred = (long long)tile - 1;
     uint32_t sum = 0;
-    int done = d >= radix || tile == 0;
-    for (int first = 1; ANY(!done); first = 0) {
+    if (d >= radix || tile == 0)
+        return 0;
+    size_t pred = tile - 1;
+    unsigned ns = ts.min_ns;
+    uint32_t polls = 0;
+    for (;;) {
         int32_t v;
-        const long long idx = done ? -1 : pred * (long long)radix + (long long)d;
-        const uint32_t s = SL_C32(tile_wait_warp)(ts, ts.word, idx, &v, first);
-        if (!done) {
-            sum = SL_APP_ADD(sum, (uint32_t)v);
-            if (s == SL_TILE_P)
-                done = 1;
-            else
-                pred--;
+        const uint32_t s = SL_C32(tile_peek)(ts, ts.word, pred * radix + d, &v);
+        if (s == SL_TILE_X) {
+            if (++polls == SL_TILE_SPIN_LIMIT) {
+                sl_tile_give_up(ts); /* not reached by verify: a wait that gives up */
+                return 0;
+            }
+            NANOSLEEP(ns);
+            ns = ns < ts.max_ns ? 2 * ns : ns;
+            continue;
         }
+        sum = SL_APP_ADD(sum, (uint32_t)v);
+        if (s == SL_TILE_P)
+            return sum;
+        pred--;
+        polls = 0;
+        ns = ts.min_ns;
     }
-    return sum;
 }
 
 /* One pass: the keys of src sorted by the digit at shift into dst, after
  * the keys of smaller digits (bins: this pass's exclusive scan). ts.epoch
  * is the pass's; next_epoch the next pass's, whose ticket counter (the
- * previous pass's) the block with ticket 0 clears. */
-SL_GLOBAL_BOUNDED(SL_OS_MAX_THREADS, 1)
+ * previous pass's) the block with ticket 0 clears.
+ *
+ * A tile whose keys all have one digit (the high digits of small keys,
+ * the last passes over data sorted already) needs no ranking: its keys go
+ * out in input order, straight from the registers (Onesweep and CUB do the
+ * same). Registers are bounded so that two blocks of the most threads fit
+ * an SM (four of the default 256). */
+SL_GLOBAL_BOUNDED(SL_OS_MAX_THREADS, 2)
 SL_KN(os_pass)(const T *src, T *dst, const uint64_t *bins, size_t n, unsigned shift, unsigned bits,
                sl_tile_status ts, uint32_t next_epoch)
 {
     SHARED_DYN(unsigned char, smem);
     SHARED(uint32_t, ticket, 1);
+    SHARED(uint32_t, mixed, 1);
     SHARED(uint32_t, wsum, SL_OS_MAX_THREADS / SL_WARP_SIZE);
     const unsigned t = threadIdx.x, lane = LANE_ID(), w = WARP_ID(), nw = blockDim.x / SL_WARP_SIZE;
     const unsigned radix = 1u << bits;
-    const size_t tile_elems = (size_t)blockDim.x * SL_OS_ITEMS;
+    const uint32_t tile_elems = blockDim.x * SL_OS_ITEMS;
     T *keys = (T *)(void *)smem;
-    uint32_t *whist = (uint32_t *)(void *)(smem + tile_elems * sizeof(T));
-    const size_t at = (tile_elems * sizeof(T) + (size_t)nw * radix * sizeof(uint32_t) + 7) / 8 * 8;
-    uint64_t *gbase = (uint64_t *)(void *)(smem + at);
+    uint32_t *whist = (uint32_t *)(void *)(smem + (size_t)tile_elems * sizeof(T));
+    const size_t at = ((size_t)tile_elems * sizeof(T) + (size_t)nw * radix * sizeof(uint32_t) + 7) / 8 * 8;
+    uint64_t *gofs = (uint64_t *)(void *)(smem + at);
     uint32_t *lstart = (uint32_t *)(void *)(smem + at + (size_t)radix * sizeof(uint64_t));
     if (t == 0) {
         const uint32_t k = sl_tile_ticket(ts);
         if (k == 0) /* the next pass's counter: nobody uses it in this one */
             ST_RELAXED(ts.ticket, next_epoch & 1u, (uint32_t)0);
         ST(ticket, 0, k);
+        ST(mixed, 0, 0u);
     }
     for (unsigned i = t; i < nw * radix; i += blockDim.x)
         ST(whist, i, 0u);
+    for (unsigned i = t; i < radix; i += blockDim.x)
+        ST((uint32_t *)(void *)keys, i, 0u);
     SYNCTHREADS();
     const size_t tile = LD(ticket, 0), base = tile * tile_elems;
+    const uint32_t valid = n - base < tile_elems ? (uint32_t)(n - base) : tile_elems;
     /* the warp's keys, warp-striped: item k of lane l is element
-     * wbase + 32 k + l, so (k, l) in order is input order */
-    const size_t wbase = base + (size_t)w * SL_WARP_SIZE * SL_OS_ITEMS;
+     * base + wofs + 32 k + l, so (k, l) in order is input order */
+    const uint32_t wofs = w * SL_WARP_SIZE * SL_OS_ITEMS;
+    const unsigned first = SL_KN(os_digit)(LD(src, base), shift, radix);
     T x[SL_OS_ITEMS];
     unsigned dig[SL_OS_ITEMS];
     uint32_t rank[SL_OS_ITEMS];
+    int same = 1;
     SL_UNROLL
     for (unsigned k = 0; k < SL_OS_ITEMS; k++) {
-        const size_t i = wbase + k * SL_WARP_SIZE + lane;
-        x[k] = i < n ? LD(src, i) : IDENTITY();
-        dig[k] = i < n ? SL_KN(os_digit)(x[k], shift, radix) : radix;
+        const uint32_t i = wofs + k * SL_WARP_SIZE + lane;
+        x[k] = i < valid ? LD(src, base + i) : IDENTITY();
+        dig[k] = i < valid ? SL_KN(os_digit)(x[k], shift, radix) : radix;
+        same &= dig[k] == first || dig[k] == radix;
     }
-    /* stable ranks within the warp: the lanes with my digit (ballots over
-     * its bits), the warp's counter of the digit before this item */
-    SL_UNROLL
-    for (unsigned k = 0; k < SL_OS_ITEMS; k++) {
-        const unsigned d = dig[k];
-        uint32_t peers = BALLOT(d < radix);
-        for (unsigned b = 0; b < bits; b++) {
-            const uint32_t m = BALLOT((d >> b) & 1u);
-            peers &= (d >> b) & 1u ? m : ~m;
-        }
-        const uint32_t below = peers & ((1u << lane) - 1u);
-        const uint32_t old = d < radix ? LD(whist, w * radix + d) : 0;
-        SYNCWARP();
-        if (d < radix && below == 0) /* the group's lowest lane counts it */
-            ST(whist, w * radix + d, old + (uint32_t)POPC(peers));
-        SYNCWARP();
-        rank[k] = old + (uint32_t)POPC(below);
-    }
+    if (!ALL(same) && lane == 0)
+        (void)ATOMIC_MAX(mixed, 1u);
     SYNCTHREADS();
-    /* per digit (thread d): the warps' counters become the keys of the
-     * digit in the warps before; the tile's count of the digit */
+    const int uniform = LD(mixed, 0) == 0;
     uint32_t count = 0;
-    if (t < radix)
-        for (unsigned j = 0; j < nw; j++) {
-            const uint32_t c = LD(whist, j * radix + t);
-            ST(whist, j * radix + t, count);
-            count = SL_APP_ADD(count, c);
+    if (!uniform) {
+        /* the tile's counts first, in the key area (free until the
+         * scatter), published before the ranking: the tiles after this one
+         * find them sooner (Onesweep's early counts; tile 0's counts are
+         * its prefixes) */
+        uint32_t *early = (uint32_t *)(void *)keys;
+        SL_UNROLL
+        for (unsigned k = 0; k < SL_OS_ITEMS; k++)
+            if (dig[k] < radix)
+                (void)ATOMIC_ADD(&early[dig[k]], 1u);
+        SYNCTHREADS();
+        if (t < radix)
+            SL_C32(tile_publish)(ts, ts.word, tile * radix + t, tile == 0 ? SL_TILE_P : SL_TILE_A, (int32_t)LD(early, t));
+        /* stable ranks within the warp: the lanes with my digit (a ballot
+         * per bit; bits above the digit's are 0 in every valid lane, so
+         * eight of them serve every digit width), the warp's counter of
+         * the digit before this item */
+        SL_UNROLL
+        for (unsigned k = 0; k < SL_OS_ITEMS; k++) {
+            const unsigned d = dig[k];
+            uint32_t peers = BALLOT(d < radix);
+            SL_UNROLL
+            for (unsigned b = 0; b < SL_OS_MAX_BITS; b++) {
+                const uint32_t m = BALLOT((d >> b) & 1u);
+                peers &= (d >> b) & 1u ? m : ~m;
+            }
+            const uint32_t below = peers & ((1u << lane) - 1u);
+            const uint32_t old = d < radix ? LD(whist, w * radix + d) : 0;
+            SYNCWARP();
+            if (d < radix && below == 0) /* the group's lowest lane counts it */
+                ST(whist, w * radix + d, old + (uint32_t)POPC(peers));
+            SYNCWARP();
+            rank[k] = old + (uint32_t)POPC(below);
         }
-    if (t < radix) /* publish before any wait: tile 0's counts are its prefixes */
-        SL_C32(tile_publish)(ts, ts.word, tile * radix + t, tile == 0 ? SL_TILE_P : SL_TILE_A, (int32_t)count);
+        SYNCTHREADS();
+        /* per digit (thread d): the warps' counters become the keys of the
+         * digit in the warps before; the tile's count of the digit */
+        if (t < radix)
+            for (unsigned j = 0; j < nw; j++) {
+                const uint32_t c = LD(whist, j * radix + t);
+                ST(whist, j * radix + t, count);
+                count = SL_APP_ADD(count, c);
+            }
+    } else {
+        if (t == first)
+            count = valid;
+        if (t < radix) /* tile 0's counts are its prefixes */
+            SL_C32(tile_publish)(ts, ts.word, tile * radix + t, tile == 0 ? SL_TILE_P : SL_TILE_A, (int32_t)count);
+    }
     uint32_t total = 0;
     const uint32_t start = SL_KN(pass_block_scan)(t < radix ? count : 0, wsum, &total);
     if (t < radix)
         ST(lstart, t, start);
-    if (t < SL_WARP_SIZE * ((radix + SL_WARP_SIZE - 1) / SL_WARP_SIZE)) {
-        const uint32_t before = SL_KN(os_look_back)(ts, tile, radix);
-        if (t < radix) {
-            if (tile > 0)
-                SL_C32(tile_publish)(ts, ts.word, tile * radix + t, SL_TILE_P, (int32_t)(before + count));
-            ST(gbase, t, LD(bins, t) + before);
-        }
+    const uint32_t before = SL_KN(os_look_back)(ts, tile, radix);
+    if (t < radix) {
+        if (tile > 0)
+            SL_C32(tile_publish)(ts, ts.word, tile * radix + t, SL_TILE_P, (int32_t)(before + count));
+        /* where the tile's element j of digit t goes: j + this */
+        ST(gofs, t, LD(bins, t) + before - start);
     }
     SYNCTHREADS();
+    if (uniform) {
+        /* every key has digit `first`: input order is the sorted order */
+        const uint64_t to = LD(gofs, first);
+        SL_UNROLL
+        for (unsigned k = 0; k < SL_OS_ITEMS; k++) {
+            const uint32_t i = wofs + k * SL_WARP_SIZE + lane;
+            if (i < valid)
+                ST(dst, to + i, x[k]);
+        }
+        return;
+    }
     /* the tile sorted by digit in shared memory, then written out */
     SL_UNROLL
     for (unsigned k = 0; k < SL_OS_ITEMS; k++)
         if (dig[k] < radix)
             ST(keys, LD(lstart, dig[k]) + LD(whist, w * radix + dig[k]) + rank[k], x[k]);
     SYNCTHREADS();
-    const size_t valid = n - base < tile_elems ? n - base : tile_elems;
-    for (size_t j = t; j < valid; j += blockDim.x) {
+    for (uint32_t j = t; j < valid; j += blockDim.x) {
         const T v = LD(keys, j);
-        const unsigned d = SL_KN(os_digit)(v, shift, radix);
-        ST(dst, LD(gbase, d) + (j - LD(lstart, d)), v);
+        ST(dst, LD(gofs, SL_KN(os_digit)(v, shift, radix)) + j, v);
     }
 }
 SL_DEFINE_LAUNCH(SL_KN(os_pass), (const T *, src), (T *, dst), (const uint64_t *, bins), (size_t, n),
