@@ -296,7 +296,8 @@ static sl_status verdict_tables(report_section *s, const lit_row *rows, size_t n
                        "differences, each with the reason its test gives, below), %zu unsupported, %zu failed "
                        "(a verdict other than the test states, or executions not all explored); %llu executions "
                        "explored in %.2f s. Each test is run as 'scanlab litmus' runs it: every interleaving of "
-                       "its threads' events and every store a strong load may return.",
+                       "its threads' events (a relaxed load's binding among them), every store a strong load may "
+                       "return and every place in coherence order a store may take.",
                     n, dir, agree, known, unsup, failed, (unsigned long long)executions, seconds) != SL_OK)
         return SL_ERR_NOMEM;
     report_table *t = report_table_add(s, "litmus", "The project's litmus tests: the model's verdict against the "
