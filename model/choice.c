@@ -21,11 +21,11 @@ void model_choice_event(const mthread *t, uintptr_t addr, int what)
     model_chooser_now->event(model_chooser_now->ctx, t->gtid - 1, addr, what);
 }
 
-unsigned model_choose_value(unsigned n)
+static unsigned choose(int kind, unsigned n)
 {
     if (!model_chooser_now)
         return (unsigned)model_rand_below(n);
-    const unsigned k = model_chooser_now->choose(model_chooser_now->ctx, MODEL_CHOICE_VALUE, n, NULL);
+    const unsigned k = model_chooser_now->choose(model_chooser_now->ctx, kind, n, NULL);
     if (k == MODEL_CHOICE_STOP || k >= n) {
         model_L.abort = true;
         model_L.abort_status = SL_ERR_SIM;
@@ -33,6 +33,10 @@ unsigned model_choose_value(unsigned n)
     }
     return k;
 }
+
+unsigned model_choose_value(unsigned n) { return choose(MODEL_CHOICE_VALUE, n); }
+
+unsigned model_choose_place(unsigned n) { return choose(MODEL_CHOICE_PLACE, n); }
 
 sl_status model_run_chosen(unsigned nblocks, uint64_t *launch_steps, model_stats *s)
 {

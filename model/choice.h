@@ -11,6 +11,8 @@
 enum {
     MODEL_CHOICE_THREAD, /* which parked thread runs its next event (who[] holds their grid-linear ids) */
     MODEL_CHOICE_VALUE,  /* which allowed store a strong load returns (0: the oldest allowed) */
+    MODEL_CHOICE_PLACE,  /* where a store goes in coherence order (0: after every store; k: before the k-th
+                          * latest place its thread may take) */
 };
 /* What an event of a turn touched: a memory access, a barrier arrival
  * (addr: the block, as its own pseudo-location), an SC fence (addr 0). */
@@ -31,8 +33,9 @@ typedef struct {
  * where others may run, and then gives each turn to one thread the chooser
  * picks among all parked ones: the thread performs the event it stopped
  * at and runs on to its next such point. Strong loads ask it which allowed
- * store they return; every other random choice of the schedule is fixed
- * (lane and warp orders do not matter when one thread runs at a time).
+ * store they return, and strong stores where they go in coherence order;
+ * every other random choice of the schedule is fixed (lane and warp orders
+ * do not matter when one thread runs at a time).
  * NULL (the default): explored schedules draw from their seed. */
 void model_set_chooser(const model_chooser *c);
 

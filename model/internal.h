@@ -222,6 +222,9 @@ void model_choice_event(const mthread *t, uintptr_t addr, int what);
 /* Which of n allowed stores a strong load returns: the chooser's answer,
  * else random (an answer to stop ends the launch). */
 unsigned model_choose_value(unsigned n);
+/* Where among n places a strong store goes in coherence order (0: after
+ * every store), the same way. */
+unsigned model_choose_place(unsigned n);
 /* The grid of the current launch, one chosen thread a turn. */
 sl_status model_run_chosen(unsigned nblocks, uint64_t *launch_steps, model_stats *s);
 /* sites.c */
@@ -272,19 +275,23 @@ void model_shadow_access(mthread *t, uintptr_t addr, uint32_t size, int kind, in
 void model_shadow_sets_reset(void);
 
 /* weak.c: store histories of the weak memory model */
-/* A strong store (or atomic write) of size bytes at p by t, carrying rel;
- * old holds the bytes it overwrote (the first store of a location in a
- * launch makes them the location's initial value). */
-void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, const void *v, const mrel *rel);
+/* A strong store (or, rmw, an atomic's write) of size bytes at p by t,
+ * carrying rel; old holds the bytes it overwrote (the first store of a
+ * location in a launch makes them the location's initial value). In an
+ * explored schedule a store that is not an atomic's may take its place in
+ * coherence order before stores not causally before it; memory at p then
+ * gets back the last store's value. */
+void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, const void *v, const mrel *rel,
+                      bool rmw);
 /* A plain store over [p, p + size): strong histories there end. */
 void model_weak_plain_store(uintptr_t p, size_t size);
 /* A strong load of size bytes at p by t: writes the value the memory model
  * lets it return to out and returns the release the chosen store carried
  * (invalid when none). */
 mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out);
-/* The release the newest store of p carried (a read-modify-write reads the
- * newest value). */
-mrel model_weak_newest(mthread *t, uintptr_t p, size_t size);
+/* The release the newest store of p carried (a read-modify-write of kind
+ * reads the newest value). */
+mrel model_weak_newest(mthread *t, uintptr_t p, size_t size, int kind);
 /* Forgets every history (a new launch). */
 void model_weak_reset(void);
 

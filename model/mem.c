@@ -580,12 +580,21 @@ void *model_access(const void *base, long long i, size_t size, int kind, model_s
     return (void *)p;
 }
 
-void model_load(const void *base, long long i, size_t size, int kind, model_site *site, void *out)
+/* The race shadow and the warp's trace of a strong load by t. */
+static void load_recorded(mthread *t, uintptr_t p, size_t size, int kind, model_site *site)
 {
-    mthread *t = (mthread *)model_cur;
-    site_first_use(site, size, kind);
-    uintptr_t p;
-    const malloc_t *a = checked(t, base, i, size, site, &p);
+    if (model_L.accounting) {
+        model_shadow_catch_up(t);
+        trace_push(t, site, p);
+        t->tr_shadow = t->pub.tr_next;
+        model_shadow_access(t, p, (uint32_t)size, kind, scope_of_kind(kind), site);
+    }
+}
+
+/* A checked strong load of p by t from allocation a. */
+static void load_checked(mthread *t, const malloc_t *a, uintptr_t p, size_t size, int kind, model_site *site,
+                         void *out)
+{
     if (!runs_ahead(t, a))
         spin_point(t, p, site);
     if (model_L.abort)
@@ -601,12 +610,55 @@ void model_load(const void *base, long long i, size_t size, int kind, model_site
     } else {
         rel = model_weak_load(t, p, size, kind, out);
     }
-    if (model_L.accounting) {
-        model_shadow_catch_up(t);
-        trace_push(t, site, p);
-        t->tr_shadow = t->pub.tr_next;
-        model_shadow_access(t, p, (uint32_t)size, kind, scope_of_kind(kind), site);
+    load_recorded(t, p, size, kind, site);
+    model_hb_read(t, kind, &rel);
+}
+
+void model_load(const void *base, long long i, size_t size, int kind, model_site *site, void *out)
+{
+    mthread *t = (mthread *)model_cur;
+    site_first_use(site, size, kind);
+    uintptr_t p;
+    const malloc_t *a = checked(t, base, i, size, site, &p);
+    load_checked(t, a, p, size, kind, site, out);
+}
+
+bool model_load_defer(const void *base, size_t size, int kind, model_site *site, void *out)
+{
+    mthread *t = (mthread *)model_cur;
+    site_first_use(site, size, kind);
+    uintptr_t p;
+    const malloc_t *a = checked(t, base, 0, size, site, &p);
+    /* only where stale values are modelled (global memory, histories kept),
+     * and not in a schedule search, whose snapshots hold no pending load;
+     * acquires and atomics order what follows them, so they are never late */
+    const bool late = model_L.explore && model_L.ordering && !a->shared && !model_search_active() &&
+                      size <= 16 && (kind & (MODEL_VOL | MODEL_RELAXED)) &&
+                      !(kind & (MODEL_ACQUIRE | MODEL_RELEASE | MODEL_ATOMIC));
+    if (!late) {
+        load_checked(t, a, p, size, kind, site, out);
+        return false;
     }
+    model_L.stats->global_polls++;
+    /* the access is judged where it stands in program order: races by
+     * happens-before, which no later point of the thread changes before
+     * the value is bound (every ordering point binds it first) */
+    load_recorded(t, p, size, kind, site);
+    return true;
+}
+
+void model_load_bind(const void *p, size_t size, int kind, model_site *site, void *out)
+{
+    mthread *t = (mthread *)model_cur;
+    const uintptr_t a = (uintptr_t)p;
+    spin_point(t, a, site);
+    if (model_L.abort) {
+        memset(out, 0, size);
+        return;
+    }
+    if (model_chooser_now)
+        model_choice_event(t, a, MODEL_EV_READ);
+    const mrel rel = model_weak_load(t, a, size, kind, out);
     model_hb_read(t, kind, &rel);
 }
 
@@ -636,7 +688,7 @@ void model_store(void *base, long long i, size_t size, int kind, model_site *sit
     }
     const mrel rel = model_hb_release(t, kind);
     if (!a->shared)
-        model_weak_store(t, p, size, old, v, &rel);
+        model_weak_store(t, p, size, old, v, &rel, false);
 }
 
 void model_nanosleep(unsigned ns, model_site *site)
@@ -770,7 +822,7 @@ static void rmw_store(mthread *t, const malloc_t *al, void *p, uintptr_t addr, s
         rel.valid = 1;
     }
     if (!al->shared)
-        model_weak_store(t, addr, size, ob, nb, &rel);
+        model_weak_store(t, addr, size, ob, nb, &rel, true);
 }
 
 /* The dialect's atomics as a read-modify-write of GPU scope. */
@@ -848,7 +900,7 @@ uint64_t model_rmw(void *p, size_t size, int kind, model_rmw_fn new_value, const
     mrel seen;
     memset(&seen, 0, sizeof seen);
     if (!al->shared) {
-        seen = model_weak_newest(t, addr, size);
+        seen = model_weak_newest(t, addr, size, kind);
         model_hb_read(t, MODEL_ATOMIC | (kind & MODEL_ACQUIRE), &seen);
     }
     if (writes)

@@ -2,16 +2,26 @@
  * the newest value of every location; beside it, each location that strong
  * stores (volatile, relaxed, release, atomic) wrote in this launch keeps a
  * short history: its value before the launch's first store, then the last
- * stores in coherence order, each with the release it carried.
+ * stores in coherence order, each with the release it carried and the
+ * threads that read it.
  *
  * A strong load may return any store of the history that no later store
  * excludes: a store is excluded when a later store to the same location
- * happens before the load (hb.c), or when the loading thread has already
- * seen a later one (coherence). The default schedule always returns the
- * newest store (as sequential consistency would); explored schedules pick
- * among the allowed ones, and a thread that keeps polling one location
- * sees the newest after a few stale reads (stores become visible
- * eventually). */
+ * happens before the load (hb.c), or was read by a thread whose read
+ * happens before the load (PTX's causality order begins with such an
+ * observation), or when the loading thread has already seen a later one
+ * (coherence). The default schedule always returns the newest store (as
+ * sequential consistency would); explored schedules pick among the allowed
+ * ones, and a thread that keeps polling one location sees the newest after
+ * a few stale reads (stores become visible eventually).
+ *
+ * Coherence order is not the order stores are performed in: in an explored
+ * schedule a store (not a read-modify-write) may take its place before
+ * stores of other threads that it is not causally after: ones its thread
+ * has not seen, that do not happen before it, and that no read happening
+ * before it observed (PTX's Coherence axiom orders only writes related by
+ * causality; 2+2W). Memory keeps the value of the last store in that
+ * order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,12 +31,22 @@
 #define HISTORY 6
 /* Stale reads in a row of one location by one thread, at most. */
 #define MAX_STALE_RUN 3
+/* Readers kept per store (distinct threads, the first ones). A later
+ * reader's observation orders nothing: the model may then allow more than
+ * PTX (a false alarm at worst), never less. */
+#define READERS 8
+/* Coherence orders are spaced so that a store can be placed between two
+ * (a gap of 1 left: that place is not offered). */
+#define ORDER_GAP (UINT64_C(1) << 24)
 
 typedef struct {
     unsigned char val[16];
     mpos writer; /* tid 0: the value before the launch */
     mrel rel;
     uint64_t order; /* coherence order of the location */
+    mpos reader[READERS]; /* where threads that read it stood (morally strong reads only) */
+    uint8_t nreader;
+    uint8_t rmw; /* a read-modify-write's: stays right after the store it read */
 } mstore;
 
 typedef struct {
@@ -98,8 +118,64 @@ static void append(mhist *h, const mstore *st)
         h->n--;
     }
     h->s[h->n] = *st;
-    h->s[h->n].order = h->next++;
+    h->s[h->n].order = ++h->next * ORDER_GAP;
     h->n++;
+}
+
+/* Puts st before h->s[at] (at >= 1, between two stores with room between
+ * their orders); returns its index. */
+static unsigned insert(mhist *h, const mstore *st, unsigned at)
+{
+    if (h->n == HISTORY) {
+        memmove(&h->s[0], &h->s[1], (HISTORY - 1) * sizeof h->s[0]);
+        h->n--;
+        at--;
+    }
+    const uint64_t lo = at ? h->s[at - 1].order : h->s[at].order - ORDER_GAP, hi = h->s[at].order;
+    memmove(&h->s[at + 1], &h->s[at], (h->n - at) * sizeof h->s[0]);
+    h->s[at] = *st;
+    h->s[at].order = lo + (hi - lo) / 2;
+    h->n++;
+    return at;
+}
+
+/* Whether a load of kind by t of store s is morally strong (PTX): the
+ * scope of each includes the other thread. Only such a read is an
+ * observation that orders what follows it. */
+static bool morally_strong(const mthread *t, int kind, const mstore *s)
+{
+    if (s->writer.tid == 0 || (model_weaken & MODEL_WEAKEN_SCOPE))
+        return true;
+    const bool same_block = (s->writer.tid - 1) / model_L.nth == t->blk->lin;
+    const int ls = model_scope_of_kind(kind), ss = s->rel.sscope;
+    if ((ls == MODEL_SCOPE_CTA || ss == MODEL_SCOPE_CTA) && !same_block)
+        return false;
+    return model_scope_spans(ls, s->writer.tid, t->gtid) && model_scope_spans(ss, s->writer.tid, t->gtid);
+}
+
+/* Records that t read s (the earliest read of each thread stands for its
+ * later ones: whatever they happen before, it does). */
+static void add_reader(mstore *s, const mthread *t, int kind)
+{
+    if (!model_L.explore || !morally_strong(t, kind, s))
+        return;
+    for (unsigned k = 0; k < s->nreader; k++)
+        if (s->reader[k].tid == t->gtid)
+            return;
+    if (s->nreader < READERS)
+        s->reader[s->nreader++] = model_pos(t);
+}
+
+/* Whether s is causally before the event at c: it happens before c, or a
+ * read of it does. */
+static bool causally_before(const mstore *s, const mpos *c)
+{
+    if (model_hb(&s->writer, c))
+        return true;
+    for (unsigned k = 0; k < s->nreader; k++)
+        if (model_hb(&s->reader[k], c))
+            return true;
+    return false;
 }
 
 static mfloor *floor_of(mthread *t, uintptr_t addr, bool create)
@@ -121,7 +197,33 @@ static mfloor *floor_of(mthread *t, uintptr_t addr, bool create)
     return &t->floor[MODEL_COHERENCE_SLOTS - 1];
 }
 
-void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, const void *v, const mrel *rel)
+/* Where a store by t goes in h's coherence order (an index of h->s; h->n:
+ * after every store, as performed). In an explored schedule it may go
+ * before stores that are not causally before it: stores after what t has
+ * seen (floor), that neither happen before it nor were read by a read that
+ * does; never before the location's initial value, nor between a
+ * read-modify-write and the store it read. */
+static unsigned place(const mhist *h, const mthread *t, uint64_t floor)
+{
+    if (!model_L.explore || h->n < 2)
+        return h->n;
+    const mpos c = model_pos(t);
+    unsigned at[HISTORY], n = 0;
+    for (unsigned j = h->n - 1; j >= 1; j--) {
+        const mstore *s = &h->s[j];
+        if (s->order <= floor || causally_before(s, &c))
+            break;
+        if (!s->rmw && s->order - h->s[j - 1].order > 1)
+            at[n++] = j;
+    }
+    if (n == 0)
+        return h->n;
+    const unsigned k = model_choose_place(n + 1);
+    return k == 0 ? h->n : at[k - 1];
+}
+
+void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, const void *v, const mrel *rel,
+                      bool rmw)
 {
     if (size > 16 || !model_L.ordering)
         return;
@@ -146,9 +248,17 @@ void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, con
      * acquires through a chain from it is after the store itself */
     st.writer = rel->own ? rel->p : model_pos(t);
     st.rel = *rel;
-    append(h, &st);
+    st.rmw = rmw;
     mfloor *f = floor_of(t, p, true);
-    f->order = h->s[h->n - 1].order;
+    const unsigned at = rmw ? h->n : place(h, t, f->order);
+    if (at == h->n) {
+        append(h, &st);
+        f->order = h->s[h->n - 1].order;
+        return;
+    }
+    f->order = h->s[insert(h, &st, at)].order;
+    /* memory holds the last store in coherence order */
+    memcpy((void *)p, h->s[h->n - 1].val, size);
 }
 
 void model_weak_plain_store(uintptr_t p, size_t size)
@@ -162,7 +272,7 @@ void model_weak_plain_store(uintptr_t p, size_t size)
     }
 }
 
-mrel model_weak_newest(mthread *t, uintptr_t p, size_t size)
+mrel model_weak_newest(mthread *t, uintptr_t p, size_t size, int kind)
 {
     mrel none;
     memset(&none, 0, sizeof none);
@@ -170,12 +280,12 @@ mrel model_weak_newest(mthread *t, uintptr_t p, size_t size)
     if (!h || h->dead || h->size != size || memcmp(h->s[h->n - 1].val, (const void *)p, size) != 0)
         return none;
     floor_of(t, p, true)->order = h->s[h->n - 1].order;
+    add_reader(&h->s[h->n - 1], t, kind);
     return h->s[h->n - 1].rel;
 }
 
 mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out)
 {
-    (void)kind;
     mrel none;
     memset(&none, 0, sizeof none);
     mhist *h = hist_used ? find(p, false) : NULL;
@@ -191,13 +301,13 @@ mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out)
     unsigned pick = h->n - 1;
     if (model_L.explore && h->n > 1) {
         /* the oldest store still allowed: not older than what t has seen,
-         * nor than the newest store that happens before the load */
+         * nor than the newest store causally before the load */
         const mpos c = model_pos(t);
         unsigned lo = 0;
         while (lo < h->n - 1 && h->s[lo].order < f->order)
             lo++;
         for (unsigned k = h->n - 1; k > lo; k--)
-            if (model_hb(&h->s[k].writer, &c)) {
+            if (causally_before(&h->s[k], &c)) {
                 lo = k;
                 break;
             }
@@ -215,6 +325,7 @@ mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out)
         }
     }
     f->order = h->s[pick].order;
+    add_reader(&h->s[pick], t, kind);
     memcpy(out, h->s[pick].val, size);
     return h->s[pick].rel;
 }

@@ -143,7 +143,7 @@ static unsigned choose(void *ctx, int kind, unsigned n, const uint32_t *who)
     memset(nd, 0, sizeof *nd);
     nd->kind = (uint8_t)kind;
     nd->n = n;
-    if (kind == MODEL_CHOICE_VALUE) {
+    if (kind != MODEL_CHOICE_THREAD) {
         E->n++;
         E->depth++;
         return 0;
@@ -200,7 +200,7 @@ static bool backtrack(explorer *E)
 {
     while (E->n > 0) {
         node *nd = &E->nodes[E->n - 1];
-        if (nd->kind == MODEL_CHOICE_VALUE) {
+        if (nd->kind != MODEL_CHOICE_THREAD) {
             if (nd->cur + 1 < nd->n) {
                 nd->cur++;
                 return true;

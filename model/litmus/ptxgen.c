@@ -2,9 +2,12 @@
  * one entry, taken by the thread at its block and lane; herd's shorthand
  * (ld.weak r, x; st.relaxed.gpu x, 1; atom.acq_rel.gpu.add r, x, 1;
  * bne r, 1, L; goto L; ld r, 1 for a move) becomes real PTX on .global
- * u32 words. Each thread starts with a relaxed load of a word of its own:
+ * u32 words. Each thread starts with an acquire load of a word of its own:
  * a point where other threads may run before its first event, which the
- * explorer needs (model/choice.h), and which orders nothing. */
+ * explorer needs (model/choice.h), and which orders nothing (no store
+ * writes that word, so there is no release to acquire). Acquire, not
+ * relaxed: a relaxed load may be bound late (load buffering), and then it
+ * would be no point where others run first. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -387,7 +390,7 @@ char *lit_ptx(lit_test *t, char *err, size_t errlen)
         lit_thread *th = &t->th[k];
         put(&b, "T%u:\n", k);
         /* its own word: a point where others may run first */
-        put(&b, "    ld.relaxed.cta.global.u32 %%own, [%%base+%u];\n", 4 * (t->nlocs + k));
+        put(&b, "    ld.acquire.cta.global.u32 %%own, [%%base+%u];\n", 4 * (t->nlocs + k));
         for (unsigned r = 0; r < th->nregs; r++)
             put(&b, "    mov.u32 %%v%u, %lld;\n", k * LIT_MAX_REGS + r, (long long)th->reg_init[r]);
         gen g = {t, k, LIT_ADDR_BASE, &b, err, errlen};

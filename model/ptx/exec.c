@@ -41,10 +41,23 @@ typedef struct {
     uint32_t end;       /* first byte after the frame */
 } pframe;
 
+/* A relaxed load whose value is not bound yet (load buffering,
+ * docs/memory-model.md): its instruction (destinations, type, site), the
+ * host address and the model's kind of the access. */
+#define PTX_MAX_PENDING 4
+typedef struct {
+    ptx_insn *in;
+    unsigned char *p;
+    uint32_t size;
+    int kind;
+} ppending;
+
 typedef struct {
     uint32_t pc, depth;
     uint8_t carry;
     uint8_t started;
+    uint32_t npend; /* pending loads, oldest first */
+    ppending pend[PTX_MAX_PENDING];
     pframe frame[PTX_MAX_DEPTH];
 } pthread_hdr;
 
@@ -472,14 +485,11 @@ static void mem_write(pctx *c, ptx_insn *in, uint64_t a, size_t size, const unsi
     }
 }
 
-static void exec_ld(pctx *c, ptx_insn *in)
+/* A load's bytes (w a element, as many as its vector has) to its
+ * destination registers. */
+static void ld_result(pctx *c, const ptx_insn *in, const unsigned char *buf)
 {
     const unsigned w = ptx_type_bytes(in->type), n = in->vec ? in->vec : 1;
-    unsigned char buf[64];
-    if (w == 0 || (size_t)w * n > sizeof buf)
-        fail(c->t, c->m, in, MODEL_FIND_LIMIT, SL_ERR_UNSUPPORTED, "unsupported PTX instruction '%s' (type)",
-             ptx_opcode_name[in->op]);
-    mem_read(c, in, address(c, &in->o[1]), (size_t)w * n, buf);
     const ptx_operand *d = &in->o[0];
     for (unsigned k = 0; k < n; k++) {
         uint64_t v = 0;
@@ -487,6 +497,163 @@ static void exec_ld(pctx *c, ptx_insn *in)
         const int32_t slot = d->kind == PTX_O_VEC ? d->elem[k].reg : d->reg;
         store_reg(c, slot, in->type, v);
     }
+}
+
+/* ---- load buffering ------------------------------------------------------------ */
+/* A relaxed or volatile load of global memory need not take its value where
+ * it stands: PTX lets a later store of its thread be performed first (LB),
+ * as long as nothing depends on the value. So in an explored schedule the
+ * load is checked and recorded at once and its value bound later, at the
+ * first of: an instruction that reads or writes one of its destination
+ * registers (a data, address or control dependency: no value out of thin
+ * air), an access that overlaps its location, an ordering point of the
+ * thread (acquire, release, fence, barrier, warp operation, atomic), a
+ * call, a return or the exit. The binding is a point where other threads
+ * run first. */
+static bool names_reg(const ptx_operand *o, int32_t slot)
+{
+    switch (o->kind) {
+    case PTX_O_REG:
+    case PTX_O_ADDR: return o->reg == slot;
+    case PTX_O_VEC:
+        for (unsigned e = 0; e < o->nelem; e++)
+            if (!o->elem[e].is_imm && o->elem[e].reg == slot)
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
+static bool uses_reg(const ptx_insn *in, int32_t slot)
+{
+    if (slot < 0)
+        return false;
+    if (in->guard == slot)
+        return true;
+    for (unsigned k = 0; k < in->nops; k++)
+        if (names_reg(&in->o[k], slot))
+            return true;
+    return (in->flags & PTX_F_PRED_OUT) && names_reg(&in->o2, slot);
+}
+
+/* Which pending loads (a bit each) must be bound before in runs (NULL: the
+ * end of a body). */
+static unsigned pending_hit(pctx *c, const ptx_insn *in)
+{
+    const pthread_hdr *h = c->h;
+    const unsigned all = (1u << h->npend) - 1;
+    if (!in)
+        return all;
+    switch (in->op) {
+    case PTX_I_ld:
+    case PTX_I_ldu:
+        if (in->sem != PTX_SEM_WEAK && in->sem != PTX_SEM_VOLATILE && in->sem != PTX_SEM_RELAXED)
+            return all;
+        break;
+    case PTX_I_st:
+        if (in->sem != PTX_SEM_WEAK && in->sem != PTX_SEM_VOLATILE && in->sem != PTX_SEM_RELAXED)
+            return all;
+        break;
+    case PTX_I_atom:
+    case PTX_I_red:
+    case PTX_I_bar:
+    case PTX_I_barrier:
+    case PTX_I_membar:
+    case PTX_I_fence:
+    case PTX_I_shfl:
+    case PTX_I_vote:
+    case PTX_I_match:
+    case PTX_I_redux:
+    case PTX_I_call:
+    case PTX_I_ret:
+    case PTX_I_exit:
+    case PTX_I_trap:
+    case PTX_I_brkpt:
+    case PTX_I_brx:
+        return all;
+    default:
+        break;
+    }
+    unsigned hit = 0;
+    const bool access = (in->op == PTX_I_ld || in->op == PTX_I_ldu || in->op == PTX_I_st) &&
+                        (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC);
+    uint64_t a = 0, size = 0;
+    if (access) {
+        a = address(c, &in->o[in->op == PTX_I_st ? 0 : 1]);
+        size = (uint64_t)ptx_type_bytes(in->type) * (in->vec ? in->vec : 1);
+    }
+    for (unsigned k = 0; k < h->npend; k++) {
+        const ppending *q = &h->pend[k];
+        const ptx_operand *d = &q->in->o[0];
+        bool dep = false;
+        if (d->kind == PTX_O_VEC) {
+            for (unsigned e = 0; e < d->nelem && !dep; e++)
+                dep = uses_reg(in, d->elem[e].reg);
+        } else {
+            dep = uses_reg(in, d->reg);
+        }
+        if (access && a < (uintptr_t)q->p + q->size && (uintptr_t)q->p < a + size)
+            dep = true;
+        if (dep)
+            hit |= 1u << k;
+    }
+    return hit;
+}
+
+/* Binds the pending loads named by the bits of hit, oldest first. */
+static void bind_pending(pctx *c, unsigned hit)
+{
+    pthread_hdr *h = c->h;
+    for (unsigned k = 0; k < h->npend;) {
+        if (!(hit >> k & 1)) {
+            k++;
+            continue;
+        }
+        const ppending q = h->pend[k];
+        memmove(&h->pend[k], &h->pend[k + 1], (h->npend - k - 1) * sizeof h->pend[0]);
+        h->npend--;
+        hit = (hit & ((1u << k) - 1)) | (hit >> (k + 1)) << k;
+        unsigned char buf[64];
+        model_load_bind(q.p, q.size, q.kind, site_of(c->m, q.in, c->t), buf);
+        ld_result(c, q.in, buf);
+    }
+}
+
+/* A relaxed load of global memory in an explored schedule: left pending
+ * (LD_PENDING), or taken now by the model (LD_DONE, its bytes in buf);
+ * LD_NOT for any other load. */
+enum { LD_NOT, LD_DONE, LD_PENDING };
+static int defer_ld(pctx *c, ptx_insn *in, uint64_t a, size_t size, unsigned char *buf)
+{
+    if (!model_L.explore || in->op != PTX_I_ld || (in->sem != PTX_SEM_RELAXED && in->sem != PTX_SEM_VOLATILE) ||
+        (in->space != PTX_SPACE_GLOBAL && in->space != PTX_SPACE_GENERIC))
+        return LD_NOT;
+    const ploc at = locate(c, in, a, size);
+    if (at.where != WHERE_GLOBAL)
+        return LD_NOT;
+    if (c->h->npend == PTX_MAX_PENDING)
+        bind_pending(c, 1);
+    const int kind = model_kind_of(in, false);
+    if (!model_load_defer(at.p, size, kind, access_site(c->m, in, c->t, size, kind), buf))
+        return LD_DONE;
+    c->h->pend[c->h->npend++] = (ppending){in, at.p, (uint32_t)size, kind};
+    return LD_PENDING;
+}
+
+static void exec_ld(pctx *c, ptx_insn *in)
+{
+    const unsigned w = ptx_type_bytes(in->type), n = in->vec ? in->vec : 1;
+    unsigned char buf[64];
+    if (w == 0 || (size_t)w * n > sizeof buf)
+        fail(c->t, c->m, in, MODEL_FIND_LIMIT, SL_ERR_UNSUPPORTED, "unsupported PTX instruction '%s' (type)",
+             ptx_opcode_name[in->op]);
+    const uint64_t a = address(c, &in->o[1]);
+    const int how = defer_ld(c, in, a, (size_t)w * n, buf);
+    if (how == LD_PENDING)
+        return;
+    if (how == LD_NOT)
+        mem_read(c, in, a, (size_t)w * n, buf);
+    ld_result(c, in, buf);
 }
 
 static void exec_st(pctx *c, ptx_insn *in)
@@ -1002,6 +1169,12 @@ static inline __attribute__((always_inline)) uint64_t setp_fast(const phot *h, u
  * jump. A record past the last instruction (FAST_END) ends a body. */
 #define PTX_DISPATCH()                                                                                             \
     do {                                                                                                           \
+        if (__builtin_expect(npend != 0, 0))                                                                       \
+            goto pending;                                                                                          \
+        PTX_DISPATCH_NOW();                                                                                        \
+    } while (0)
+#define PTX_DISPATCH_NOW()                                                                                         \
+    do {                                                                                                           \
         hr = &hot[pc++];                                                                                           \
         count++;                                                                                                   \
         if (hr->guard >= 0 && (R[hr->guard] != 0) == (hr->guard_neg != 0))                                        \
@@ -1029,13 +1202,27 @@ static void run(pctx *c)
     ptx_insn *insns;
     const phot *hot, *hr;
     uint64_t *R;
-    uint32_t pc;
+    uint32_t pc, npend;
 frame_changed:
     insns = c->f->insns;
     hot = c->hot;
     R = c->R;
     pc = h->pc;
+    npend = h->npend;
     PTX_DISPATCH();
+pending: {
+    /* pending loads (explored schedules only): those the next instruction
+     * depends on are bound first, which may park the thread */
+    const unsigned hit = pending_hit(c, pc < c->f->ninsns ? &insns[pc] : NULL);
+    if (hit) {
+        h->pc = pc;
+        l->ops += ops;
+        ops = 0;
+        bind_pending(c, hit);
+        npend = h->npend;
+    }
+    PTX_DISPATCH_NOW();
+}
 skipped:
     PTX_DISPATCH();
 h_bra:
@@ -1156,6 +1343,7 @@ h_slow: {
     case PTX_I_brx: unsupported(c, in, "brx.idx"); break;
     default: exec_alu(c, in); break;
     }
+    npend = h->npend;
     PTX_DISPATCH();
 }
 done:
@@ -1163,6 +1351,7 @@ done:
     instructions += count;
 }
 #undef PTX_DISPATCH
+#undef PTX_DISPATCH_NOW
 #undef SRC
 #undef MASK
 #undef BITS
@@ -1188,6 +1377,7 @@ static void thread_entry(const void *args)
             (void)model_shared(s->size ? s->size : 1, s->align ? s->align : 4, &pm->sym_site[L->shared_syms[k]]);
     }
     c.h->depth = 0;
+    c.h->npend = 0;
     if (!push_frame(&c, (uint32_t)L->entry_index, 0))
         fail(c.t, c.m, NULL, MODEL_FIND_LIMIT, SL_ERR_SIM, "the kernel's frame does not fit");
     enter_frame(&c);

@@ -892,10 +892,10 @@ static void test_fidelity_section(void **state)
 /* The project's litmus tests as the test files state them, read here
  * without scanlab: how many there are, and how many state a verdict of
  * the model ("model: ...") other than the PTX model's ("expected: ..."). */
-static void litmus_counts(size_t *tests, size_t *known)
+static void litmus_counts(const char *root, size_t *tests, size_t *known)
 {
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/tests/litmus/tests", source_root);
+    snprintf(dir, sizeof dir, "%s/tests/litmus/tests", root);
     DIR *d = opendir(dir);
     assert_non_null(d);
     *tests = *known = 0;
@@ -921,12 +921,16 @@ static void litmus_counts(size_t *tests, size_t *known)
 
 /* A GPU campaign in the format of tools/litmus_gpu: MP+rlx showed its
  * weak outcome (allowed), MP+rel+acq.gpu an outcome the model forbids,
- * 2+2W+rlx an outcome the model forbids where the test states that the
- * model allows less than PTX (a known gap, not a failure). */
+ * 2+2W+rlx its weak outcome (allowed since the model places stores in
+ * coherence order apart from the order they are performed in), and
+ * LB+stated-gap an outcome the model forbids where the test states that
+ * the model allows less than PTX (a known gap, not a failure). */
 static const char litmus_doc[] =
     "{\"device\": \"Test GPU\", \"date\": \"2026-01-02\", \"seed\": 1, \"complete\": true, \"tests\": [\n"
     " {\"name\": \"2+2W+rlx\", \"runs\": 1000000, \"outcomes\": [{\"state\": \"x=1 y=1\", \"count\": 5},\n"
     "   {\"state\": \"x=2 y=2\", \"count\": 999995}]},\n"
+    " {\"name\": \"LB+stated-gap\", \"runs\": 1000000, \"outcomes\": [{\"state\": \"P0:r1=1 P1:r2=1\", "
+    "\"count\": 4},\n   {\"state\": \"P0:r1=0 P1:r2=0\", \"count\": 999996}]},\n"
     " {\"name\": \"MP+rlx\", \"runs\": 2000000, \"outcomes\": [{\"state\": \"P1:r1=1 P1:r2=0\", \"count\": 7},\n"
     "   {\"state\": \"P1:r1=0 P1:r2=0\", \"count\": 1999993}]},\n"
     " {\"name\": \"MP+rel+acq.gpu\", \"runs\": 1000000, \"outcomes\": [{\"state\": \"P1:r1=1 P1:r2=0\", "
@@ -945,16 +949,42 @@ static void tree_without_litmus(const char *root)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The real source tree whose litmus tests are the project's and one that
+ * states a gap the model does not have, so that the report's handling of
+ * known gaps has one to show: LB with data dependencies (which the model
+ * forbids, as PTX does) stated as allowed by PTX and forbidden by the
+ * model. */
+static void tree_with_stated_gap(const char *root)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/tests/litmus/tests' && "
+             "for e in '%s'/*; do [ \"${e##*/}\" = tests ] || ln -s \"$e\" '%s'/; done && "
+             "for e in '%s'/tests/*; do [ \"${e##*/}\" = litmus ] || ln -s \"$e\" '%s/tests/'; done && "
+             "for e in '%s'/tests/litmus/*; do [ \"${e##*/}\" = tests ] || ln -s \"$e\" '%s/tests/litmus/'; done && "
+             "ln -s '%s'/tests/litmus/tests/*.litmus '%s/tests/litmus/tests/' && "
+             "sed -e 's/^PTX LB+datas$/PTX LB+stated-gap/' "
+             "-e 's/^\"expected: forbidden (.*$/\"expected: allowed (a stand-in for the report test)\"\\n"
+             "\"model: forbidden: a stand-in for a gap\"/' "
+             "'%s/tests/litmus/tests/LB+datas.litmus' > '%s/tests/litmus/tests/LB+stated-gap.litmus'",
+             root, source_root, root, source_root, root, source_root, root, source_root, root, source_root, root);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The litmus section: the counts the test files give, the known
  * differences with their reason, the GPU's outcomes with a forbidden one
- * failing the report (exit 1, the report still written); an unreadable
- * --litmus-observed refused before anything runs; and a tree without the
- * tests and without a record, said and no failure. */
+ * failing the report (exit 1, the report still written) and a stated gap
+ * shown as known; an unreadable --litmus-observed refused before anything
+ * runs; and a tree without the tests and without a record, said and no
+ * failure. */
 static void test_litmus_section(void **state)
 {
     (void)state;
+    char gap_root[128];
+    snprintf(gap_root, sizeof gap_root, "%s/gaptree", workdir);
+    tree_with_stated_gap(gap_root);
     size_t n, known;
-    litmus_counts(&n, &known);
+    litmus_counts(gap_root, &n, &known);
     assert_true(n >= 30 && known > 0);
     char file[128];
     snprintf(file, sizeof file, "%s/litmus.json", workdir);
@@ -964,14 +994,14 @@ static void test_litmus_section(void **state)
     fclose(f);
     const char *args[] = {"report", "--quick", "-o", "lit", seed_arg, "--litmus-observed", file, NULL};
     char *err;
-    int rc = run(args, NULL, NULL, &err);
+    int rc = run(args, "SCANLAB_SOURCE_ROOT", gap_root, &err);
     if (rc != 1 || !strstr(err, "1 check failed"))
         fail_msg("exit %d, expected 1 with one failed check: %s", rc, err);
     free(err);
     md_has("lit", "## Memory model and litmus tests");
-    char line[256];
-    snprintf(line, sizeof line, "%zu tests (tests/litmus/tests): %zu agree with the PTX memory model, %zu differ as "
-             "the tests state", n, n - known, known);
+    char line[512];
+    snprintf(line, sizeof line, "%zu tests (%s/tests/litmus/tests): %zu agree with the PTX memory model, %zu differ "
+             "as the tests state", n, gap_root, n - known, known);
     md_has("lit", line);
     md_has("lit", "docs/memory-model.md");
     md_has("lit", "docs/deadlock.md");
@@ -980,13 +1010,15 @@ static void test_litmus_section(void **state)
     assert_int_equal(count_lines(csv), n + 1);
     assert_null(strstr(csv, "FAIL"));
     assert_non_null(strstr(csv, "\nMP+rlx,MP,cta 0 | cta 1,gpu,exists,allowed,allowed,yes,ok,"));
-    assert_non_null(strstr(csv, "\nLB+rlx,LB,cta 0 | cta 1,gpu,exists,forbidden,allowed,no: known difference,ok,"));
-    assert_non_null(strstr(csv, "\n2+2W+rlx,2+2W,"));
+    assert_non_null(strstr(csv, "\nLB+rlx,LB,cta 0 | cta 1,gpu,exists,allowed,allowed,yes,ok,"));
+    assert_non_null(strstr(csv, "\n2+2W+rlx,2+2W,cta 0 | cta 1,gpu,exists,allowed,allowed,yes,ok,"));
+    assert_non_null(
+        strstr(csv, "\nLB+stated-gap,LB,cta 0 | cta 1,gpu,exists,forbidden,allowed,no: known difference,ok,"));
     free(csv);
     check_header("lit", "litmus-differences", "test,verdict,expected,reason,ptx_reason");
     char *diff = read_in("lit", "litmus-differences.csv");
     assert_int_equal(count_lines(diff), known + 1);
-    assert_non_null(strstr(diff, "\nLB+rlx,forbidden,allowed,a load returns only stores already performed"));
+    assert_non_null(strstr(diff, "\nLB+stated-gap,forbidden,allowed,a stand-in for a gap"));
     free(diff);
     check_header("lit", "litmus-observed", "test,runs,outcomes,weak,forbidden,check");
     char *obs = read_in("lit", "litmus-observed.csv");
@@ -995,9 +1027,10 @@ static void test_litmus_section(void **state)
     assert_non_null(strstr(obs, "\nMP+rel+acq.gpu,1000000,2,P1:r1=1 P1:r2=0 (3),P1:r1=1 P1:r2=0 (3),"
                                 "FAIL: 1 outcome the model forbids\n"));
     assert_non_null(strstr(obs, "\nLB+rlx,,,,,not run on the GPU: a reason\n"));
-    assert_non_null(strstr(obs, "\n2+2W+rlx,1000000,2,x=1 y=1 (5),x=1 y=1 (5),KNOWN GAP: 1 outcome the model "
-                                "forbids and the PTX model allows (stated in the test)\n"));
-    md_has("lit", "Known gaps of the model, confirmed by the GPU: 1 test (2+2W+rlx) states");
+    assert_non_null(strstr(obs, "\n2+2W+rlx,1000000,2,x=1 y=1 (5),,ok\n"));
+    assert_non_null(strstr(obs, "\nLB+stated-gap,1000000,2,P0:r1=1 P1:r2=1 (4),P0:r1=1 P1:r2=1 (4),KNOWN GAP: 1 "
+                                "outcome the model forbids and the PTX model allows (stated in the test)\n"));
+    md_has("lit", "Known gaps of the model, confirmed by the GPU: 1 test (LB+stated-gap) states");
     free(obs);
     char *js = read_in("lit", "report.json");
     const char *sec = strstr(js, "\"name\":\"litmus\"");
@@ -1025,8 +1058,8 @@ static void test_litmus_section(void **state)
     md_has("nolit", "'tools/gpu-check.sh litmus'");
     assert_false(exists("nolit", "litmus.csv"));
     remove_report("nolit");
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", root, gap_root);
     assert_int_equal(system(cmd), 0);
     unlink(file);
 }

@@ -238,11 +238,13 @@ static sl_status memory_text(report_section *s)
                        "scope, which synchronise when each one's scope includes the other thread; atomics and "
                        "reductions, each reading the newest value (a relaxed RMW passes on the release of the "
                        "store it read); fence.acq_rel, and fence.sc and membar, totally ordered; bar.sync within "
-                       "a CTA; coherence per location. Outside it: proxies and asynchronous copies, several "
-                       "GPUs, named barriers with a thread count; and, of the PTX model itself, load buffering "
-                       "and stores ordered against coherence by location (2+2W), where the model allows less "
-                       "than PTX, and cumulativity through a relaxed load of a relaxed store and chains of "
-                       "releasing RMWs, where it allows more (a false alarm at worst). The enumeration has "
+                       "a CTA; coherence per location, a store placed before the stores not causally before it "
+                       "(2+2W); causality through an observed store (WRC, IRIW with fences); load buffering, a "
+                       "relaxed load bound at the first use of its value or an ordering point of its thread. "
+                       "Outside it: proxies and asynchronous copies, several GPUs, named barriers with a thread "
+                       "count; and, of the PTX model itself, chains of releasing RMWs, where the model allows "
+                       "more than PTX (a false alarm at worst), and load buffering through a control dependency "
+                       "or an atomic, where it allows less. The enumeration has "
                        "limits of its own: a plain load is no choice point and reads the newest store, a "
                        "location keeps its last 6 values, a thread reads at most 3 stale values of one location "
                        "in a row, and an execution is cut after %u turns.",
@@ -294,7 +296,8 @@ static sl_status verdict_tables(report_section *s, const lit_row *rows, size_t n
                        "differences, each with the reason its test gives, below), %zu unsupported, %zu failed "
                        "(a verdict other than the test states, or executions not all explored); %llu executions "
                        "explored in %.2f s. Each test is run as 'scanlab litmus' runs it: every interleaving of "
-                       "its threads' events and every store a strong load may return.",
+                       "its threads' events (a relaxed load's binding among them), every store a strong load may "
+                       "return and every place in coherence order a store may take.",
                     n, dir, agree, known, unsup, failed, (unsigned long long)executions, seconds) != SL_OK)
         return SL_ERR_NOMEM;
     report_table *t = report_table_add(s, "litmus", "The project's litmus tests: the model's verdict against the "
@@ -388,8 +391,7 @@ static sl_status gpu_table(report_section *s, const lit_row *rows, size_t n, con
         return SL_ERR_NOMEM;
     if (gaps && report_text(s, "Known gaps of the model, confirmed by the GPU: %zu test%s (%s) state%s that the "
                                "model forbids what the PTX model allows, and the GPU showed it. There the model "
-                               "is unsound: a kernel whose bug needs that behaviour (load buffering, or relaxed "
-                               "stores to two locations reaching memory out of order) passes scanlab. Stated in "
+                               "is unsound: a kernel whose bug needs that behaviour passes scanlab. Stated in "
                                "the tests and in docs/memory-model.md before the GPU ran; not counted as failed "
                                "checks, as a new difference would be.",
                         gaps, gaps == 1 ? "" : "s", gap_names, gaps == 1 ? "s" : "") != SL_OK)
