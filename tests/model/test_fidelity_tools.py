@@ -239,6 +239,12 @@ with tempfile.TemporaryDirectory() as d:
     check(text.count("other traffic: the kernel's own shared instructions needed") == 2,
           "the busy launch's two store counts put down to other traffic")
     check(f"| `smsp__sass_inst_executed_op_shared_ld.sum` | {total} | {exact} |" in text, "the exact share")
+    # the six counts: the busy launch differs by other traffic only; the
+    # changed count is an instruction count, not one of the six
+    n = len(joined)
+    check(f"global load and store sectors exact: {n - 1} of {n} launches" in text and
+          "Of the others, 1 differ only where" in text and "and 0 in the kernel's own counts" in text and
+          f"(polls still differences), {n} of {n} " in text, "the six counts' line")
 
     # an earlier run whose count of the differing launch was another: put
     # down to timing, and left out of the share over repeated launches
