@@ -112,10 +112,9 @@ static bool paired(const entp *e, const unsigned *lane, unsigned n)
  * wavefront carries one 4-byte register to each of the warp's lanes (128
  * bytes), so an access of `size` bytes by n lanes needs n * size / 128 of
  * them, half as many (rounded up) when its lanes read in pairs, whose
- * registers travel packed. On the H100: an LDS.128 read by the whole warp
+ * registers travel packed. On the H100 an LDS.128 read by the whole warp
  * at one address takes 2 wavefronts where an LDS.64 takes 1 (lookback-det's
- * tile prefix, docs/model-fidelity.md), and an LDS.128 whose half-warps
- * read two addresses 2. */
+ * tile prefix, docs/ptx.md). */
 static unsigned return_wavefronts(const entp *e, const unsigned *lane, unsigned n, unsigned size)
 {
     const unsigned w = (n * size + PHASE_BYTES - 1) / PHASE_BYTES;

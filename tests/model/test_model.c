@@ -106,9 +106,8 @@ static void test_bank_half_warps(void **state)
 
 /* Loads whose words the banks serve in one wavefront but whose data takes
  * more to return (a wavefront returns 4 bytes to each of 32 lanes; lanes
- * reading in pairs share): as the H100 counts an LDS.128 read by the whole
- * warp at one address (lookback-det's tile prefix), or by its two
- * half-warps at two, and an LDS.64 at one address.
+ * reading in pairs share), as the H100 counts an LDS.128 read by the whole
+ * warp at one address (lookback-det's tile prefix) and an LDS.64 read so.
  *   0: one 16-byte word, every lane: 512 bytes back, in pairs: 2, ideal 2;
  *   1: lanes 0-15 one 16-byte word, 16-31 another: 2, ideal 2;
  *   2: one lane, 16 bytes: 1;
