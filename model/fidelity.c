@@ -404,6 +404,53 @@ static void launch_goals(const row_ref *g, size_t len, model_fid_summary *s, ker
     s->own_exact += exact;
 }
 
+static bool predicted_exactly(const model_fid_row *r)
+{
+    return r->has_predicted && r->predicted == r->measured;
+}
+
+/* A differing count of the six that differs only by what depends on
+ * timing on the GPU: a shared count whose kernel's own instructions were
+ * predicted exactly (the SASS-attributed wavefronts; the conflicts less
+ * other traffic), or a polling kernel's global load sectors. */
+static bool timing_only(const row_ref *g, size_t len, const model_fid_row *r)
+{
+    if (!strcmp(r->metric, MODEL_FID_SECTORS_LD))
+        return r->poll_sectors > 0;
+    if (!strcmp(r->metric, MODEL_FID_SECTORS_ST))
+        return false;
+    if (strstr(r->metric, "conflicts"))
+        return r->has_own && r->has_predicted && r->predicted == r->own;
+    const bool ld = !strcmp(r->metric, MODEL_FID_WAVEFRONTS_LD);
+    const model_fid_row *o = in_launch(g, len, ld ? MODEL_FID_OWN_WAVEFRONTS_LD : MODEL_FID_OWN_WAVEFRONTS_ST);
+    return o && o->has_measured && predicted_exactly(o);
+}
+
+/* The six counts of one launch (model_fid_summary.six_*). */
+static void six_goal(const row_ref *g, size_t len, model_fid_summary *s)
+{
+    static const char *const six[] = {MODEL_FID_CONFLICTS_LD,  MODEL_FID_CONFLICTS_ST, MODEL_FID_WAVEFRONTS_LD,
+                                      MODEL_FID_WAVEFRONTS_ST, MODEL_FID_SECTORS_LD,   MODEL_FID_SECTORS_ST};
+    const model_fid_row *r[6];
+    for (size_t i = 0; i < 6; i++)
+        r[i] = in_launch(g, len, six[i]);
+    if (!all_measured(r, 6))
+        return;
+    s->six_total++;
+    bool off = false, timing = true, sectors_off = false;
+    for (size_t i = 0; i < 6; i++) {
+        if (predicted_exactly(r[i]))
+            continue;
+        off = true;
+        timing &= timing_only(g, len, r[i]);
+        sectors_off |= i >= 4;
+    }
+    s->six_equal += !off;
+    s->six_timing += off && timing;
+    s->six_code += off && !timing;
+    s->six_own_equal += !off || (timing && !sectors_off);
+}
+
 static sl_status shared_goals(const model_fid *f, model_fid_summary *s)
 {
     size_t n = f->nrows ? f->nrows : 1;
@@ -418,6 +465,7 @@ static sl_status shared_goals(const model_fid *f, model_fid_summary *s)
             for (b = a + 1; b < f->nrows && same_launch(refs[a].r, refs[b].r);)
                 b++;
             launch_goals(refs + a, b - a, s, shared_k, own_k);
+            six_goal(refs + a, b - a, s);
         }
         s->shared_kernels = distinct_kernels(shared_k, s->shared_total);
         s->own_kernels = distinct_kernels(own_k, s->own_total);

@@ -44,6 +44,9 @@ typedef struct {
 #define MODEL_FID_WAVEFRONTS_ST "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
 #define MODEL_FID_OWN_WAVEFRONTS_LD "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 #define MODEL_FID_OWN_WAVEFRONTS_ST "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+/* Global sectors (global load rows of polling kernels carry poll_sectors). */
+#define MODEL_FID_SECTORS_LD "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+#define MODEL_FID_SECTORS_ST "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
 #define MODEL_FID_BIG_BYTES (1024.0 * 1024.0)
 #define MODEL_FID_TIME_TOLERANCE 0.25
 
@@ -87,6 +90,15 @@ typedef struct {
      * and the conflicts of those (measured_own on both conflict rows), all
      * four predicted exactly, their kernels; own_total 0: not measured */
     size_t own_exact, own_total, own_kernels;
+    /* launches with all six of the l1tex shared wavefronts and conflicts
+     * (loads and stores) and the global load and store sectors measured:
+     * those all predicted exactly; of the others, those differing only
+     * where the GPU's count depends on timing (a shared count beside the
+     * kernel's own exact: other traffic; a polling kernel's load sectors)
+     * and the rest; and those exact with each shared count held to the
+     * kernel's own instructions' (polls still differences), as
+     * tools/fidelity_data.py's six_counts */
+    size_t six_total, six_equal, six_timing, six_code, six_own_equal;
     /* time: launches moving more than 1 MB, those within 25%, the median
      * of |predicted - measured| / measured over them */
     size_t time_big, time_within;

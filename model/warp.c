@@ -87,22 +87,64 @@ static unsigned wavefronts_general(const entp *e, unsigned n)
     return wf;
 }
 
+/* Whether a load's lanes read in pairs: every active lane the same address
+ * as its active partner lane^1, or every one as its partner lane^2 (all
+ * lanes at one address is both). */
+static bool paired(const entp *e, const unsigned *lane, unsigned n)
+{
+    uintptr_t at[MODEL_WARP_SIZE];
+    bool on[MODEL_WARP_SIZE] = {false};
+    for (unsigned i = 0; i < n; i++) {
+        at[lane[i] % MODEL_WARP_SIZE] = e[i]->addr;
+        on[lane[i] % MODEL_WARP_SIZE] = true;
+    }
+    for (unsigned x = 1; x <= 2; x++) {
+        bool same = true;
+        for (unsigned l = 0; l < MODEL_WARP_SIZE && same; l++)
+            same = !on[l] || !on[l ^ x] || at[l] == at[l ^ x];
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+/* The wavefronts a load needs to return its data, whatever the banks: a
+ * wavefront carries one 4-byte register to each of the warp's lanes (128
+ * bytes), so an access of `size` bytes by n lanes needs n * size / 128 of
+ * them, half as many (rounded up) when its lanes read in pairs, whose
+ * registers travel packed. On the H100 an LDS.128 read by the whole warp
+ * at one address takes 2 wavefronts where an LDS.64 takes 1 (lookback-det's
+ * tile prefix, docs/ptx.md). */
+static unsigned return_wavefronts(const entp *e, const unsigned *lane, unsigned n, unsigned size)
+{
+    const unsigned w = (n * size + PHASE_BYTES - 1) / PHASE_BYTES;
+    return w > 1 && paired(e, lane, n) ? (w + 1) / 2 : w;
+}
+
 /* Wavefronts of a shared access of `size`-byte words: 8-byte accesses are
  * served a half-warp at a time and 16-byte ones a quarter-warp at a time
  * (128 bytes per phase), each phase costed on its own, unless the whole
- * warp takes one wavefront (a broadcast). *ideal is what Nsight Compute
- * subtracts to count conflicts. Both rules were fitted to the H100's
- * counters (docs/model-fidelity.md): costing the whole warp at once missed
- * the conflicts inside a half-warp that blelloch-cf's 4-byte padding leaves
- * for 8-byte elements, and one ideal for loads and stores alike missed
- * those of reduce-interleaved's. */
+ * warp's words fit in one wavefront of the banks (a broadcast, or fewer
+ * words than banks), when a load still takes what returning its data
+ * takes. *ideal is what Nsight Compute subtracts to count conflicts. The
+ * phase rules were fitted to the H100's counters (docs/model-fidelity.md):
+ * costing the whole warp at once missed the conflicts inside a half-warp
+ * that blelloch-cf's 4-byte padding leaves for 8-byte elements, and one
+ * ideal for loads and stores alike missed those of reduce-interleaved's. */
 static unsigned wavefronts_phased(const entp *e, const unsigned *lane, unsigned n, unsigned size, bool store,
                                   unsigned *ideal)
 {
     const unsigned whole = wavefronts_general(e, n);
     *ideal = 1;
-    if (size <= MODEL_BANK_BYTES || whole <= 1)
-        return whole; /* one phase; or a broadcast, no conflict whatever the ideal */
+    if (size <= MODEL_BANK_BYTES)
+        return whole; /* one phase */
+    if (whole <= 1) {
+        /* no bank serves two words: no conflict, but a wide load's data
+         * may need more than one wavefront back */
+        if (!store && whole == 1)
+            *ideal = return_wavefronts(e, lane, n, size);
+        return *ideal > whole ? *ideal : whole;
+    }
     const unsigned per = size >= 16 ? 8 : 16;
     unsigned wf = 0, phases = 0;
     for (unsigned g = 0; g < MODEL_WARP_SIZE / per; g++) {

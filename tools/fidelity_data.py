@@ -8,6 +8,8 @@ add "bytes" (global bytes the simulator counted), "bound", "chain",
 "scaled"; global load rows of polling kernels add "poll_sectors".
 """
 import itertools
+import json
+import sys
 
 from fidelity_join import METRICS, TIME  # noqa: F401  (re-exported)
 
@@ -123,6 +125,56 @@ def summarise(rows):
     }
 
 
+# the six counts of a launch held to Nsight Compute's as the counters give
+# them (issue 32's counter goal): shared load and store wavefronts and bank
+# conflicts, global load and store sectors
+SIX = [m for m in SHARED] + SECTORS
+OWN_WAVEFRONTS = {m: o for m in SHARED if "wavefronts" in m
+                  for o in SHARED_OWN if "wavefronts" in o and o[-7:] == m[-7:]}
+
+
+def timing_only(r, bym):
+    """Whether a differing count of the six differs only by what depends on
+    timing on the GPU: a shared count whose kernel's own instructions were
+    predicted exactly (the SASS-attributed wavefronts; the conflicts less
+    other traffic), the rest being other traffic through the L1 data banks;
+    or the global load sectors of a polling kernel."""
+    m = r["metric"]
+    if m in SECTORS:
+        return "_ld." in m and bool(r.get("poll_sectors"))
+    if "conflicts" in m:
+        return "measured_own" in r and r["predicted"] == r["measured_own"]
+    o = bym.get(OWN_WAVEFRONTS.get(m))
+    return bool(o) and o["measured"] is not None and o["predicted"] == o["measured"]
+
+
+def six_counts(rows, sizes=None):
+    """Launches (of the sizes given, default all) with all six counts
+    measured: {"total", "equal", "timing": keys of those whose every
+    differing count differs only by what depends on timing (timing_only),
+    "code": keys of the others, "own_equal": launches equal when each
+    shared count is held to the kernel's own instructions' (the polls still
+    counted as differences)}."""
+    out = {"total": 0, "equal": 0, "timing": [], "code": [], "own_equal": 0}
+    for key, bym in per_launch(rows):
+        if sizes and key[3] not in sizes:
+            continue
+        rs = [bym.get(m) for m in SIX]
+        if not all(r and r["measured"] is not None for r in rs):
+            continue
+        out["total"] += 1
+        off = [r for r in rs if r["predicted"] != r["measured"]]
+        if not off:
+            out["equal"] += 1
+            out["own_equal"] += 1
+        elif all(timing_only(r, bym) for r in off):
+            out["timing"].append(key)
+            out["own_equal"] += all(r["metric"] not in SECTORS for r in off)
+        else:
+            out["code"].append(key)
+    return out
+
+
 def automatic_cause(r, sass):
     """A cause the data shows by itself, or None."""
     if r["metric"] == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" and r.get("poll_sectors"):
@@ -135,3 +187,34 @@ def automatic_cause(r, sass):
         return ("the compiler merged shared accesses into vector accesses (SASS: " + ", ".join(
             f"{op} x{ops[op]}" for op in wide) + ")")
     return None
+
+
+def main(argv):
+    """fidelity_data.py six DOC.json [N ...]: the six counts' comparison of
+    DOC's launches (of sizes N), one line each for the launches that
+    differ."""
+    if len(argv) < 3 or argv[1] != "six":
+        print("usage: tools/fidelity_data.py six DOC.json [N ...]", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[2]) as f:
+            rows = json.load(f)["rows"]
+        sizes = {int(x) for x in argv[3:]}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"fidelity_data.py six: {argv[2]}: {e}", file=sys.stderr)
+        return 2
+    c = six_counts(rows, sizes)
+    t = c["total"] or 1
+    print(f"all six counts equal: {c['equal']} of {c['total']} launches ({100 * c['equal'] / t:.1f}%)")
+    print(f"differing only where the GPU's count depends on timing: {len(c['timing'])}")
+    print(f"with the kernel's own shared counts (polls still differences): {c['own_equal']} of {c['total']} "
+          f"({100 * c['own_equal'] / t:.1f}%)")
+    print(f"differing in the kernel's own counts: {len(c['code'])}")
+    for what, keys in (("timing", c["timing"]), ("own", c["code"])):
+        for k in keys:
+            print(f"  {what}: {' '.join(str(x) for x in k)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

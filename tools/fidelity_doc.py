@@ -412,6 +412,16 @@ def page(doc, data_path, causes, earlier=None, earlier_path=None, check=None, ch
                  f"launches not used to fit the model: {', '.join(types)} at n = "
                  f"{', '.join(str(n) for n in sizes)}): {cg['shared_exact']} of {cg['shared_total']} launches "
                  f"({pct(cg['shared_exact'], cg['shared_total'])}) over {cg['shared_kernels']} kernels.")
+    six = fidelity_data.six_counts(rows)
+    if six["total"]:
+        L.append(f"- All six of shared load and store wavefronts, load and store bank conflicts (as the l1tex "
+                 f"counters give them) and global load and store sectors exact: {six['equal']} of {six['total']} "
+                 f"launches ({pct(six['equal'], six['total'])}). Of the others, {len(six['timing'])} differ only "
+                 "where the GPU's count depends on timing (other traffic through the L1 data banks, the kernel's "
+                 "own shared counts exact; a polling kernel's load sectors) and "
+                 f"{len(six['code'])} in the kernel's own counts; with each shared count held to the kernel's own "
+                 f"instructions' (polls still differences), {six['own_equal']} of {six['total']} "
+                 f"({pct(six['own_equal'], six['total'])}).")
     L.append(f"- Global sectors (loads and stores) exact on deterministic kernels (no polling): "
              f"{g['sectors_exact']} of {g['sectors_total']} launches; kernels with a difference: "
              f"{', '.join(g['sectors_kernels_off']) or 'none'}.")

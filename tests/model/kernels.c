@@ -162,6 +162,23 @@ SL_GLOBAL SL_KN(wide_halves)(float *out, int mode)
 SL_DEFINE_LAUNCH(SL_KN(wide_halves), (float *, out), (int, mode))
 sl_status tk_wide_halves(sl_launch cfg, float *out, int mode) { return SL_LAUNCH(wide_halves)(cfg, out, mode); }
 
+SL_GLOBAL SL_KN(wide_return)(float *out, int mode)
+{
+    SHARED(f4, sh4, 32);
+    SHARED(double, sh2, 32);
+    const unsigned l = threadIdx.x;
+    if (mode == 0)
+        ST(out, l, LD(sh4, 3).a); /* one 16-byte word, every lane */
+    else if (mode == 1)
+        ST(out, l, LD(sh4, l < 16 ? 0 : 2).a); /* one a half-warp */
+    else if (mode == 2 && l == 5)
+        ST(out, l, LD(sh4, 1).a); /* one lane */
+    else if (mode == 3)
+        ST(out, l, (float)LD(sh2, l / 2)); /* 8 bytes, lanes in pairs */
+}
+SL_DEFINE_LAUNCH(SL_KN(wide_return), (float *, out), (int, mode))
+sl_status tk_wide_return(sl_launch cfg, float *out, int mode) { return SL_LAUNCH(wide_return)(cfg, out, mode); }
+
 /* Lanes 0 and 1 write s[k], then out[k] (out: pointer + off), unordered:
  * a race on each, which its finding names by array and element. */
 SL_GLOBAL SL_KN(race_at)(int32_t *out, int k, int global)

@@ -13,6 +13,7 @@ sl_status tk_stride(sl_launch cfg, float *out, int stride);
 sl_status tk_wide(sl_launch cfg, float *out, int wide);
 /* 8-byte shared accesses by half-warps; mode as in kernels.c. */
 sl_status tk_wide_halves(sl_launch cfg, float *out, int mode);
+sl_status tk_wide_return(sl_launch cfg, float *out, int mode);
 /* Every lane reads the same shared word. */
 sl_status tk_broadcast(sl_launch cfg, float *out);
 /* Thread 0 writes sh[0], thread `reader` reads it with no barrier; with

@@ -247,6 +247,53 @@ static void test_own_counts(void **state)
     model_fid_free(&f);
 }
 
+/* The six counts of one launch k and its own wavefronts: conflicts ld
+ * (cp, cm; its own exact), wavefronts ld (wp, wm; own om), sectors ld
+ * (sp, sm, then `more`); the rest predicted and measured 10. */
+#define SLD MODEL_FID_SECTORS_LD
+#define SST MODEL_FID_SECTORS_ST
+#define SIX(k, cp, cm, wp, wm, om, sp, sm, more)                                                               \
+    CROW(k, k, 0, CLD, cp, cm, OWN(cp)) ",\n" CROW(k, k, 0, CST, 10, 10, OWN(10)) ",\n"                          \
+    CROW(k, k, 0, WLD, wp, wm, "") ",\n" CROW(k, k, 0, WST, 10, 10, "") ",\n"                                     \
+    CROW(k, k, 0, OLD, wp, om, "") ",\n" CROW(k, k, 0, OST, 10, 10, "") ",\n"                                     \
+    CROW(k, k, 0, SLD, sp, sm, more) ",\n" CROW(k, k, 0, SST, 10, 10, "")
+
+/*   same:   all six exact;
+ *   busy:   ld wavefronts 14 and conflicts 4 against 10 and 0, own exact
+ *           -> differs by other traffic only (timing);
+ *   poll:   ld sectors 41 against 30, 6 of them polls -> timing, but not
+ *           exact on the kernel's own counts either;
+ *   merged: ld wavefronts 12 against 10, its own 12 too -> its own counts;
+ *   sector: st sectors not measured -> not compared. */
+static const char six_doc[] =
+    "{\"rows\": [\n"
+    SIX("same", 10, 10, 10, 10, 10, 10, 10, "") ",\n"
+    SIX("busy", 0, 4, 10, 14, 10, 10, 10, "") ",\n"
+    SIX("poll", 10, 10, 10, 10, 10, 30, 41, ", \"poll_sectors\": 6") ",\n"
+    SIX("merged", 10, 10, 10, 12, 12, 10, 10, "") ",\n"
+    CROW("sector", "sector", 0, CLD, 10, 10, OWN(10)) ",\n" CROW("sector", "sector", 0, CST, 10, 10, OWN(10)) ",\n"
+    CROW("sector", "sector", 0, WLD, 10, 10, "") ",\n" CROW("sector", "sector", 0, WST, 10, 10, "") ",\n"
+    CROW("sector", "sector", 0, SLD, 10, 10, "") ",\n" CROW("sector", "sector", 0, SST, 10, null, "") "\n"
+    "]}\n";
+
+static void test_six_counts(void **state)
+{
+    (void)state;
+    char path[32];
+    write_temp(path, six_doc);
+    model_fid f;
+    assert_int_equal(model_fid_load(path, &f), SL_OK);
+    unlink(path);
+    model_fid_summary s;
+    assert_int_equal(model_fid_summarise(&f, &s), SL_OK);
+    assert_int_equal(s.six_total, 4);
+    assert_int_equal(s.six_equal, 1);
+    assert_int_equal(s.six_timing, 2);
+    assert_int_equal(s.six_code, 1);
+    assert_int_equal(s.six_own_equal, 2);
+    model_fid_free(&f);
+}
+
 /* Values no tool writes: read as 0, never a conversion out of range; a
  * file cut off in a number is refused. */
 static void test_bad_values(void **state)
@@ -288,6 +335,6 @@ static void test_bad_values(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_load_and_summarise), cmocka_unit_test(test_own_counts),
-                                       cmocka_unit_test(test_bad_values)};
+                                       cmocka_unit_test(test_six_counts), cmocka_unit_test(test_bad_values)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -239,6 +239,12 @@ with tempfile.TemporaryDirectory() as d:
     check(text.count("other traffic: the kernel's own shared instructions needed") == 2,
           "the busy launch's two store counts put down to other traffic")
     check(f"| `smsp__sass_inst_executed_op_shared_ld.sum` | {total} | {exact} |" in text, "the exact share")
+    # the six counts: the busy launch differs by other traffic only; the
+    # changed count is an instruction count, not one of the six
+    n = len(joined)
+    check(f"global load and store sectors exact: {n - 1} of {n} launches" in text and
+          "Of the others, 1 differ only where" in text and "and 0 in the kernel's own counts" in text and
+          f"(polls still differences), {n} of {n} " in text, "the six counts' line")
 
     # an earlier run whose count of the differing launch was another: put
     # down to timing, and left out of the share over repeated launches
@@ -335,6 +341,55 @@ lines = "\n".join(fidelity_doc.issue_lines(time_rows, issue, os.path.join(tools,
 check("| a | k | 0 | 100.0 | 50.0 | 0.50 | 50.0 M | 70% | 95% | barrier 3.0, wait 1.0 |" in lines
       and "small" not in lines and "as for a (0.50)" in lines, f"issue section: {lines}")
 check(fidelity_doc.issue_lines(time_rows, None, None) == [], "no profile: no section")
+
+# the six counts per launch: equal; differing by other traffic only (the
+# kernel's own wavefronts and conflicts exact) or by polls only, which
+# depend on timing; differing in the kernel's own count
+def launch_rows(kernel, n, counts, own=None, polls=0):
+    """counts: {metric: (predicted, measured)} over the six (all equal to 10
+    unless given); own: {metric: measured} of the SASS-attributed
+    wavefronts and the conflicts' measured_own (default: the prediction)."""
+    own = own or {}
+    rows = []
+    for m in fidelity_data.SIX + list(fidelity_data.OWN_WAVEFRONTS.values()):
+        p, meas = counts.get(m, (10, 10))
+        r = {"algo": kernel, "kernel": kernel, "type": "i32", "n": n, "block": 128, "launch": 0,
+             "metric": m, "predicted": p, "measured": meas}
+        if "conflicts" in m:
+            r["measured_own"] = own.get(m, p)
+        if m in fidelity_data.OWN_WAVEFRONTS.values():
+            r["measured"] = own.get(m, p)
+        if m == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" and polls:
+            r["poll_sectors"] = polls
+        rows.append(r)
+    return rows
+
+
+WF_LD, CF_LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", \
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+SECT_LD = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+six_rows = (launch_rows("same", 2048, {}) +
+            launch_rows("busy", 2048, {WF_LD: (10, 14), CF_LD: (0, 4)}) +
+            launch_rows("poll", 2048, {SECT_LD: (30, 41)}, polls=6) +
+            launch_rows("merged", 2048, {WF_LD: (10, 12)},
+                        own={fidelity_data.OWN_WAVEFRONTS[WF_LD]: 12}) +
+            launch_rows("big", 65536, {WF_LD: (10, 12)},
+                        own={fidelity_data.OWN_WAVEFRONTS[WF_LD]: 12}))
+six = fidelity_data.six_counts(six_rows, {2048})
+check((six["total"], six["equal"], six["own_equal"]) == (4, 1, 2) and
+      [k[0] for k in six["timing"]] == ["busy", "poll"] and [k[0] for k in six["code"]] == ["merged"],
+      f"six counts: {six}")
+check(fidelity_data.six_counts(six_rows)["total"] == 5, "six counts: every size by default")
+with tempfile.TemporaryDirectory() as d:
+    doc = os.path.join(d, "six.json")
+    with open(doc, "w") as f:
+        json.dump({"rows": six_rows}, f)
+    data_py = os.path.join(tools, "fidelity_data.py")
+    r = subprocess.run([sys.executable, data_py, "six", doc, "2048"], capture_output=True, text=True)
+    check(r.returncode == 0 and "all six counts equal: 1 of 4 launches (25.0%)" in r.stdout and
+          "own: merged merged i32 2048 128 0" in r.stdout, f"six: {r.stdout!r}")
+    r = subprocess.run([sys.executable, data_py, "six", os.path.join(d, "none.json")], capture_output=True, text=True)
+    check(r.returncode == 2 and r.stdout == "" and "none.json" in r.stderr, f"six, no file: {r.stderr!r}")
 
 # tools/fidelity.sh's modes without a GPU: bad input is one line, exit 2
 build = os.path.dirname(os.path.dirname(os.path.abspath(run)))

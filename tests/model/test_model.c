@@ -104,6 +104,31 @@ static void test_bank_half_warps(void **state)
     model_dev_free(out);
 }
 
+/* Loads whose words the banks serve in one wavefront but whose data takes
+ * more to return (a wavefront returns 4 bytes to each of 32 lanes; lanes
+ * reading in pairs share), as the H100 counts an LDS.128 read by the whole
+ * warp at one address (lookback-det's tile prefix) and an LDS.64 read so.
+ *   0: one 16-byte word, every lane: 512 bytes back, in pairs: 2, ideal 2;
+ *   1: lanes 0-15 one 16-byte word, 16-31 another: 2, ideal 2;
+ *   2: one lane, 16 bytes: 1;
+ *   3: doubles, lanes 2k and 2k + 1 one each (16 words, 128 bytes): 1. */
+static void test_bank_wide_return(void **state)
+{
+    (void)state;
+    const unsigned wf[] = {2, 2, 1, 1};
+    float *out = dev(32 * sizeof(float));
+    for (int mode = 0; mode < 4; mode++) {
+        begin();
+        assert_int_equal(model_end(tk_wide_return(warp1(), out, mode)), SL_OK);
+        assert_int_equal(run_stats.shared_accesses, 1);
+        if (run_stats.shared_wavefronts != wf[mode] || run_stats.bank_conflicts != 0)
+            fail_msg("mode %d: %llu wavefronts, %llu conflicts; expected %u and 0", mode,
+                     (unsigned long long)run_stats.shared_wavefronts, (unsigned long long)run_stats.bank_conflicts,
+                     wf[mode]);
+    }
+    model_dev_free(out);
+}
+
 /* One word read by all lanes: broadcast, one wavefront. */
 static void test_bank_broadcast(void **state)
 {
@@ -396,6 +421,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bank_stride),       cmocka_unit_test(test_bank_wide),
         cmocka_unit_test(test_bank_broadcast),    cmocka_unit_test(test_bank_half_warps),
+        cmocka_unit_test(test_bank_wide_return),
         cmocka_unit_test(test_race_names_array_and_element),
         cmocka_unit_test(test_race_shared),
         cmocka_unit_test(test_race_intra_warp),   cmocka_unit_test(test_barrier_divergence),

@@ -123,6 +123,25 @@ static sl_status goals_text(report_section *s, const model_fid_summary *g)
     return report_text(s, "%s", text);
 }
 
+/* The six counts per launch (model_fid_summary.six_*); nothing when the
+ * run measured no launch's six. */
+static sl_status six_text(report_section *s, const model_fid_summary *g)
+{
+    char a[16], b[16];
+    if (!g->six_total)
+        return SL_OK;
+    return report_text(s,
+                       "All six of shared load and store wavefronts and bank conflicts (as the l1tex counters give "
+                       "them) and global load and store sectors exact: %zu of %zu launches (%s). Of the others, %zu "
+                       "differ only where the GPU's count depends on timing (other traffic through the L1 data "
+                       "banks beside exact own counts; a polling kernel's load sectors) and %zu in the kernel's "
+                       "own counts; with each shared count held to the kernel's own instructions' (polls still "
+                       "differences), %zu of %zu (%s).",
+                       g->six_equal, g->six_total, pct(a, sizeof a, g->six_equal, g->six_total), g->six_timing,
+                       g->six_code, g->six_own_equal, g->six_total,
+                       pct(b, sizeof b, g->six_own_equal, g->six_total));
+}
+
 static sl_status time_table(report_section *s, const model_fid *f)
 {
     model_fid_scan *scans;
@@ -193,6 +212,8 @@ static sl_status show(report_section *s, const char *path, const model_fid *f)
         st = metric_table(s, &g);
     if (st == SL_OK)
         st = goals_text(s, &g);
+    if (st == SL_OK)
+        st = six_text(s, &g);
     if (st == SL_OK)
         st = time_table(s, f);
     if (st == SL_OK)
