@@ -602,5 +602,9 @@ int cmd_deadlock(int argc, char **argv)
             cli_set_command("deadlock");
             return cmd_run_deadlock(argc, argv);
         }
+    /* deadlock --litmus TEST...: progress litmus tests (deadlock_litmus.c) */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--litmus") == 0)
+            return deadlock_litmus_main(argc, argv);
     return user_kernel_dispatch("deadlock", argc, argv, deadlock_main);
 }

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""The project's progress litmus tests (tests/litmus/progress/) through
+`scanlab deadlock --litmus --json`: for every model and both fairness
+conditions, the verdict equals the one the test states ("terminates:
+obe=yes lobe=no ..."), derived in its "why" lines from the models'
+definitions (docs/deadlock.md, "Progress litmus tests"). Then the same tests
+under an analysis that ignores cycles of changing states
+(SCANLAB_TEST_WEAKEN_PROGRESS=cycles, for tests only): every test marked
+"catches: cycles" must change a verdict, so the set can tell a search that
+misses livelocks from a right one.
+
+With --table, prints the agreement table of docs/deadlock.md instead."""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+MODELS = ["obe", "lobe", "hsa", "hsa+obe", "fair"]
+scanlab = os.environ["SCANLAB"]
+table = "--table" in sys.argv[1:]
+folder = [a for a in sys.argv[1:] if a != "--table"][0]
+files = sorted(glob.glob(os.path.join(folder, "*.litmus")))
+assert len(files) >= 10, "the progress test set is missing"
+
+
+def stated(path):
+    text = open(path).read()
+    line = re.search(r'"terminates: ([^"]*)"', text).group(1)
+    exp = dict(re.findall(r"([a-z+]+)=(yes|no)", line))
+    assert sorted(exp) == sorted(MODELS), "%s: a verdict for every model" % path
+    for m in MODELS:
+        assert re.search(r'"why %s: ' % re.escape(m), text), "%s: no reason stated for %s" % (path, m)
+    return {m: exp[m] == "yes" for m in MODELS}, re.findall(r'"catches: (\w+)"', text)
+
+
+def run(env_extra):
+    env = dict(os.environ)
+    env.update(env_extra)
+    p = subprocess.run([scanlab, "deadlock", "--litmus", "--json"] + files, capture_output=True, text=True, env=env)
+    assert p.returncode == 0, "scanlab deadlock --litmus exited %d: %s" % (p.returncode, p.stderr)
+    return {r["file"]: r for r in json.loads(p.stdout)["results"]}
+
+
+failures = []
+right = run({})
+if table:
+    print("| test | threads | states | expected: obe / lobe / hsa / hsa+obe / fair | scanlab (weak) | scanlab (strong) |")
+    print("| --- | --- | --- | --- | --- | --- |")
+for f in files:
+    exp, _ = stated(f)
+    r = right[f]
+    if not r["answered"]:
+        failures.append("%s: no answer (%s)" % (f, r["why"]))
+        continue
+    got = {fair: [r["models"][m][fair]["terminates"] for m in MODELS] for fair in ("weak", "strong")}
+    for fair in ("weak", "strong"):
+        for m, g in zip(MODELS, got[fair]):
+            if g != exp[m]:
+                failures.append("%s: %s, %s fairness: terminates=%s, the test states %s" % (f, m, fair, g, exp[m]))
+            tr = r["models"][m][fair]["trace"]
+            if g == (tr is not None) or (tr is not None and not tr["cycle"]):
+                failures.append("%s: %s, %s fairness: a trace exactly when it may not terminate" % (f, m, fair))
+    if table:
+        yn = lambda v: " / ".join("yes" if x else "**no**" for x in v)
+        print("| %s | %d | %d | %s | %s | %s |" % (r["name"], r["threads"], r["states"],
+              yn([exp[m] for m in MODELS]), yn(got["weak"]), yn(got["strong"])))
+agree = sum(all(right[f]["answered"] and right[f]["models"][m][fair]["terminates"] == stated(f)[0][m]
+                for m in MODELS for fair in ("weak", "strong")) for f in files)
+if not table:
+    print("%d progress tests, %d agree on every model and fairness" % (len(files), agree))
+
+wrong = run({"SCANLAB_TEST_WEAKEN_PROGRESS": "cycles"})
+marked = [f for f in files if "cycles" in stated(f)[1]]
+if not marked:
+    failures.append("no test is marked to catch an analysis that ignores cycles")
+for f in marked:
+    if all(wrong[f]["models"][m][fair]["terminates"] == right[f]["models"][m][fair]["terminates"]
+           for m in MODELS for fair in ("weak", "strong")):
+        failures.append("%s: the analysis that ignores cycles gives the same verdicts" % f)
+caught = sum(any(wrong[f]["models"][m][fair]["terminates"] != stated(f)[0][m]
+                 for m in MODELS for fair in ("weak", "strong")) for f in files)
+if not table:
+    print("analysis ignoring cycles: %d tests disagree with what they state" % caught)
+
+for line in failures:
+    print("FAIL", line)
+sys.exit(1 if failures else 0)
