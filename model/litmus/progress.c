@@ -18,8 +18,6 @@
 
 /* Transitions kept (24 bytes each, reserved, committed as used). */
 #define RAW_CAP ((size_t)1 << 22)
-/* Seconds a search may take before it is cut (no answer). */
-#define SEARCH_BUDGET_S 120.0
 
 typedef struct {
     atomic_size_t n;
@@ -186,7 +184,7 @@ static int analyse(rawbuf *b, unsigned nthreads, lit_presult *r, char *err, size
     return 0;
 }
 
-int lit_progress_run(lit_test *t, uint64_t max_states, lit_presult *r, char *err, size_t errlen)
+int lit_progress_run(lit_test *t, uint64_t max_states, double budget_s, lit_presult *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     const double t0 = now();
@@ -221,7 +219,7 @@ int lit_progress_run(lit_test *t, uint64_t max_states, lit_presult *r, char *err
     s.cfg.quiet = true;
     p.s = &s;
     model_search_cfg cfg = {.progress = MODEL_PROGRESS_FAIR, .exhaustive = true, .max_states = max_states,
-                            .deadline = now() + SEARCH_BUDGET_S, .on_step = on_step, .step_ctx = b};
+                            .deadline = now() + budget_s, .on_step = on_step, .step_ctx = b};
     model_search_result out;
     const sl_status st = model_search_run(&cfg, run_test, &p, &s, &out);
     model_stats_free(&s);

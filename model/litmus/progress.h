@@ -102,9 +102,10 @@ typedef struct {
  * own, one GPU, and every loop with a strong access in it (a loop of plain
  * accesses would spin inside one turn). 0, or -1 with a message in err. */
 int lit_progress_check(const lit_test *t, char *err, size_t errlen);
-/* Explores t (at most max_states states) and answers every model and
- * fairness. 0, or -1 with a message in err (the kernel could not be made
- * or launched, out of memory); a cut search is r->answered false. */
-int lit_progress_run(lit_test *t, uint64_t max_states, lit_presult *r, char *err, size_t errlen);
+/* Explores t (at most max_states states, budget_s seconds) and answers
+ * every model and fairness. 0, or -1 with a message in err (the kernel
+ * could not be made or launched, out of memory); a cut search is
+ * r->answered false. */
+int lit_progress_run(lit_test *t, uint64_t max_states, double budget_s, lit_presult *r, char *err, size_t errlen);
 
 #endif

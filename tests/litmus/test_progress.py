@@ -14,7 +14,9 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import sys
 
 MODELS = ["obe", "lobe", "hsa", "hsa+obe", "fair"]
@@ -83,6 +85,45 @@ caught = sum(any(wrong[f]["models"][m][fair]["terminates"] != stated(f)[0][m]
                  for m in MODELS for fair in ("weak", "strong")) for f in files)
 if not table:
     print("analysis ignoring cycles: %d tests disagree with what they state" % caught)
+
+# bad input: one line on stderr naming the command, exit 2, nothing on stdout
+tmp = tempfile.mkdtemp(prefix="test_progress.")
+bad_tests = {
+    "junk": "not a test\n",
+    "shared-cta": "PTX S\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu x, 2 ;\n"
+                  "exists (x == 1)\n",
+    "plain-spin": "PTX P\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n L: | st.relaxed.gpu x, 1 ;\n"
+                  " ld r0, x | ;\n beq r0, 0, L | ;\nexists (x == 1)\n",
+    "nine-threads": "PTX N\n{ x=0; }\n " + " | ".join("P%d@cta %d,gpu 0" % (k, k) for k in range(9)) +
+                    " ;\nexists (x == 1)\n",
+}
+for name, text in bad_tests.items():
+    open(os.path.join(tmp, name + ".litmus"), "w").write(text)
+good = files[0]
+bad_cmds = [
+    ["--litmus"],
+    ["--litmus", "--model", "unfair", good],
+    ["--litmus", "--fairness", "sometimes", good],
+    ["--litmus", "--budget", "0", good],
+    ["--litmus", "--frobnicate", good],
+    ["--litmus", os.path.join(tmp, "missing.litmus")],
+    ["--litmus", "--json=" + os.path.join(tmp, "no", "such", "dir.json"), good],
+] + [["--litmus", good, os.path.join(tmp, n + ".litmus")] for n in bad_tests]
+for args in bad_cmds:
+    p = subprocess.run([scanlab, "deadlock"] + args, capture_output=True, text=True)
+    lines = p.stderr.strip().splitlines()
+    if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith("scanlab: deadlock: ") or p.stdout:
+        failures.append("deadlock %s: exit %d, stderr %r, stdout %r (one line and exit 2 wanted)"
+                        % (" ".join(args), p.returncode, p.stderr, p.stdout[:80]))
+# --json=FILE: the whole document under that name, nothing else left
+doc = os.path.join(tmp, "out.json")
+p = subprocess.run([scanlab, "deadlock", "--litmus", "--model", "hsa", "--fairness", "weak", "--json=" + doc, good],
+                   capture_output=True, text=True)
+written = json.load(open(doc)) if os.path.exists(doc) else None
+if p.returncode != 0 or not written or list(written["results"][0]["models"]) != ["hsa"] or \
+        list(written["results"][0]["models"]["hsa"]) != ["weak"] or os.listdir(tmp).count("out.json.part"):
+    failures.append("--json=FILE with --model hsa --fairness weak: exit %d, %r" % (p.returncode, written))
+shutil.rmtree(tmp)
 
 for line in failures:
     print("FAIL", line)

@@ -14,10 +14,12 @@
 
 /* States a test's search may reach before it is cut (no answer). */
 #define MAX_STATES 200000u
+/* Seconds a test's search may take by default (--budget), as a kernel's. */
+#define DEFAULT_BUDGET_S 120
 
 static const char usage[] =
-    "usage: scanlab deadlock --litmus [--model M[,M...]|all] [--fairness weak|strong|both] [--json[=FILE]]\n"
-    "                        TEST.litmus...\n"
+    "usage: scanlab deadlock --litmus [--model M[,M...]|all] [--fairness weak|strong|both] [--budget S]\n"
+    "                        [--json[=FILE]] TEST.litmus...\n"
     "Explores every interleaving of each progress litmus test's threads (PTX, herd/Dat3M format,\n"
     "one thread a block) and says, for each progress model (obe, lobe, hsa, hsa+obe, fair) and for\n"
     "weak and strong fairness, whether every execution the model allows terminates. When one does\n"
@@ -26,6 +28,8 @@ static const char usage[] =
     "is scheduled.\n"
     "  --model M       the models answered (default all)\n"
     "  --fairness F    weak, strong or both (default both)\n"
+    "  --budget S      seconds a test's search may take; past them (or past 200000 states: a\n"
+    "                  test whose state grows for ever) the test has no answer (default 120)\n"
     "  --json[=FILE]   one JSON document {\"results\": [...]} on stdout, or written to FILE\n"
     "Exit status: 0 every test answered (verdicts are answers, not failures); 1 a search that was\n"
     "cut or stopped by a finding; 2 bad usage, a file that is not a test or a test that cannot be\n"
@@ -35,6 +39,7 @@ typedef struct {
     unsigned models;   /* mask of 1u << lit_pmodel */
     unsigned fairness; /* bit 0 weak, bit 1 strong */
     const char *json;  /* NULL: text; "-": stdout; else a file */
+    int budget;        /* seconds a test's search may take */
 } plan;
 
 static int parse_models(const char *arg, unsigned *mask)
@@ -162,7 +167,7 @@ static void print_json(json_writer *w, const plan *p, const lit_test *t, const l
 
 static int parse_args(int argc, char **argv, plan *p, int *files, int *nfiles)
 {
-    *p = (plan){(1u << LIT_PM_COUNT) - 1, 3u, NULL};
+    *p = (plan){(1u << LIT_PM_COUNT) - 1, 3u, NULL, DEFAULT_BUDGET_S};
     *nfiles = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -178,11 +183,14 @@ static int parse_args(int argc, char **argv, plan *p, int *files, int *nfiles)
             if (!a[7])
                 return cli_usage_error("deadlock: --json= needs a file name");
             p->json = a + 7;
-        } else if (strcmp(a, "--model") == 0 || strcmp(a, "--fairness") == 0) {
+        } else if (strcmp(a, "--model") == 0 || strcmp(a, "--fairness") == 0 || strcmp(a, "--budget") == 0) {
             if (i + 1 >= argc)
                 return cli_usage_error("deadlock: %s needs a value", a);
             const char *v = argv[++i];
-            if (a[2] == 'm') {
+            if (a[2] == 'b') {
+                if (cli_parse_int("--budget", v, 1, 86400, &p->budget) != SL_OK)
+                    return CLI_EXIT_USAGE;
+            } else if (a[2] == 'm') {
                 if (parse_models(v, &p->models) != CLI_EXIT_OK)
                     return CLI_EXIT_USAGE;
             } else if (strcmp(v, "weak") == 0 || strcmp(v, "strong") == 0 || strcmp(v, "both") == 0) {
@@ -191,7 +199,7 @@ static int parse_args(int argc, char **argv, plan *p, int *files, int *nfiles)
                 return cli_usage_error("deadlock: --fairness must be weak, strong or both, not '%.40s'", v);
             }
         } else if (strncmp(a, "--", 2) == 0) {
-            return cli_usage_error("deadlock: --litmus takes --model, --fairness and --json, not '%.40s' (see "
+            return cli_usage_error("deadlock: --litmus takes --model, --fairness, --budget and --json, not '%.40s' (see "
                                    "scanlab deadlock --litmus --help)", a);
         } else {
             files[(*nfiles)++] = i;
@@ -242,7 +250,7 @@ int deadlock_litmus_main(int argc, char **argv)
          * a document under the name asked */
         snprintf(tmp, sizeof tmp, "%s.part", p.json);
         if (!(out = fopen(tmp, "w")))
-            rc = cli_usage_error("deadlock: cannot write '%.200s'", tmp);
+            rc = cli_usage_error("deadlock: cannot write '%.200s'", p.json);
     }
     json_writer w;
     if (rc == CLI_EXIT_OK && p.json) {
@@ -253,7 +261,7 @@ int deadlock_litmus_main(int argc, char **argv)
     for (int i = 0; rc != CLI_EXIT_USAGE && rc != -1 && i < nfiles; i++) {
         lit_presult r;
         char err[600];
-        if (lit_progress_run(&t[i], MAX_STATES, &r, err, sizeof err) < 0) {
+        if (lit_progress_run(&t[i], MAX_STATES, p.budget, &r, err, sizeof err) < 0) {
             fprintf(stderr, "scanlab: deadlock: %s\n", err);
             rc = CLI_EXIT_FAILED;
             continue;
