@@ -58,7 +58,8 @@ static void on_step(void *ctx, uint64_t from, uint64_t to, char what, unsigned b
     for (unsigned k = 0; k < nblocks && k < LIT_MAX_THREADS; k++)
         if (status[k] == 2)
             fin |= 1u << b->id_of_block[k];
-    b->raw[i] = (lit_praw){from, to, what == 'r' ? (int32_t)b->id_of_block[block] : -1, fin};
+    const int32_t id = (int32_t)b->id_of_block[block];
+    b->raw[i] = (lit_praw){from, to, what == 'r' ? id : -1 - id, fin};
 }
 
 static sl_status run_test(void *ctx)
@@ -91,6 +92,27 @@ static bool strong_access(const char *insn)
     return false;
 }
 
+/* Whether insn is a plain (weak) load or store of a location: not a point
+ * where the search lets another thread run, and a race besides. */
+static bool plain_access(const lit_test *t, const char *insn)
+{
+    const bool ld = strncmp(insn, "ld", 2) == 0, st = strncmp(insn, "st", 2) == 0;
+    if ((!ld && !st) || (insn[2] != ' ' && insn[2] != '\t' && insn[2] != '.') || strong_access(insn))
+        return false;
+    if (st)
+        return true;
+    const char *last = strrchr(insn, ',');
+    if (!last)
+        return false;
+    char name[64];
+    snprintf(name, sizeof name, "%s", last + 1 + strspn(last + 1, " \t"));
+    name[strcspn(name, " \t")] = 0;
+    for (unsigned k = 0; k < t->nlocs; k++)
+        if (strcmp(t->loc[k], name) == 0)
+            return true;
+    return false; /* ld r, 1: a move */
+}
+
 /* The label a branch goes to ("goto L", "bne a, b, L"), or NULL. */
 static const char *branch_target(const char *insn, char *buf, size_t size)
 {
@@ -121,6 +143,12 @@ int lit_progress_check(const lit_test *t, char *err, size_t errlen)
     for (unsigned k = 0; k < t->nthreads; k++) {
         const lit_thread *th = &t->th[k];
         for (unsigned i = 0; i < th->ninsns; i++) {
+            if (plain_access(t, th->insn[i])) {
+                snprintf(err, errlen, "%s: %s's '%s' is a plain access: a progress test's loads and stores are "
+                         "strong (volatile, relaxed, acquire, release) or atomic, where another thread may run",
+                         t->path, th->name, th->insn[i]);
+                return -1;
+            }
             char label[64];
             if (!branch_target(th->insn[i], label, sizeof label))
                 continue;

@@ -36,23 +36,23 @@ unsigned lit_pmodel_fair_set(lit_pmodel m, unsigned started, unsigned finished, 
 /* ---- the graph of states (progress_graph.c) ---- */
 typedef struct {
     uint32_t from, to;
-    int32_t thread; /* the thread that took the turn; -1: a dispatch (no thread steps) */
+    int32_t thread; /* the thread that took the turn; -1 - t: thread t's block dispatched (no step) */
 } lit_pedge;
 
 typedef struct {
     unsigned nthreads;
     uint32_t nnodes, root;
     unsigned char *started, *finished; /* per node: masks of threads */
-    lit_pedge *edge;                   /* sorted by from, no duplicates */
+    lit_pedge *edge;                   /* sorted by from and thread, no duplicates */
     size_t nedges;
-    uint32_t *first;                   /* per node + 1: its out-edges are edge[first[v], first[v+1]) */
+    uint32_t *first; /* per node + 1: its out-edges are edge[first[v], first[v+1]), by thread */
 } lit_pgraph;
 
 /* A transition as the search hands it over: states by hash, the finished
  * threads after it. */
 typedef struct {
     uint64_t from, to;
-    int32_t thread; /* -1: a dispatch */
+    int32_t thread; /* -1 - t: a dispatch of thread t's block */
     uint32_t finished;
 } lit_praw;
 
@@ -99,8 +99,10 @@ typedef struct {
 } lit_presult;
 
 /* Whether t can be asked as a progress test: each thread in a block of its
- * own, one GPU, and every loop with a strong access in it (a loop of plain
- * accesses would spin inside one turn). 0, or -1 with a message in err. */
+ * own, one GPU, no plain load or store of a location (the search lets
+ * other threads run at strong accesses and atomics only), and every loop
+ * with a strong access in it (else it would spin inside one turn). 0, or
+ * -1 with a message in err. */
 int lit_progress_check(const lit_test *t, char *err, size_t errlen);
 /* Explores t (at most max_states states, budget_s seconds) and answers
  * every model and fairness. 0, or -1 with a message in err (the kernel

@@ -66,11 +66,14 @@ static int cmp_u64(const void *a, const void *b)
 static int cmp_edge(const void *a, const void *b)
 {
     const lit_pedge *x = a, *y = b;
+    /* a state's transitions in the order of their threads, so that
+     * searches from a state go the same way whatever numbers the states
+     * got (hashes hold addresses, which differ from run to run) */
     if (x->from != y->from)
         return x->from < y->from ? -1 : 1;
-    if (x->to != y->to)
-        return x->to < y->to ? -1 : 1;
-    return (x->thread > y->thread) - (x->thread < y->thread);
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    return (x->to > y->to) - (x->to < y->to);
 }
 
 static uint32_t id_of(const uint64_t *h, size_t n, uint64_t key)
@@ -331,6 +334,11 @@ static void make_cycle(walk *W, uint32_t entry, const goal *goals, unsigned ngoa
     uint32_t cur = entry;
     out->ncycle = 0;
     for (unsigned i = 0; i < ngoals; i++) {
+        bool met = false; /* a turn of the thread on the way to an earlier goal */
+        for (unsigned k = 0; k < out->ncycle && k < LIT_LASSO_MAX; k++)
+            met = met || out->cycle[k] == goals[i].t;
+        if (met)
+            continue;
         uint32_t e;
         cur = walk_to(W, cur, &goals[i], 0, out->cycle, &out->ncycle, &e);
         if (e != UINT32_MAX) {
@@ -386,30 +394,31 @@ int lit_pgraph_nonterm(const lit_pgraph *g, lit_pmodel m, bool strong, lit_lasso
     const uint32_t n = g->nnodes;
     memset(out, 0, sizeof *out);
     unsigned char *alive = malloc(n), *mark = malloc(n);
-    uint32_t *comp = malloc(n * sizeof *comp), *dist = malloc(n * sizeof *dist);
+    uint32_t *comp = malloc(n * sizeof *comp), *order = malloc(n * sizeof *order);
     uint32_t *parent = malloc(n * sizeof *parent), *queue = malloc(n * sizeof *queue);
     comp_info *ci = malloc(n * sizeof *ci);
     int rc = -1;
-    if (!alive || !mark || !comp || !dist || !parent || !queue || !ci)
+    if (!alive || !mark || !comp || !order || !parent || !queue || !ci)
         goto done;
-    /* distances from the initial state, over every transition */
+    /* the order in which a breadth-first search from the initial state
+     * reaches each state (by distance, then by the threads' order) */
     for (uint32_t v = 0; v < n; v++)
-        dist[v] = UINT32_MAX;
+        order[v] = UINT32_MAX;
     size_t qh = 0, qt = 0;
     queue[qt++] = g->root;
-    dist[g->root] = 0;
+    order[g->root] = 0;
     while (qh < qt) {
         const uint32_t v = queue[qh++];
         for (uint32_t e = g->first[v]; e < g->first[v + 1]; e++)
-            if (dist[g->edge[e].to] == UINT32_MAX) {
-                dist[g->edge[e].to] = dist[v] + 1;
+            if (order[g->edge[e].to] == UINT32_MAX) {
+                order[g->edge[e].to] = (uint32_t)qt;
                 parent[g->edge[e].to] = e;
                 queue[qt++] = g->edge[e].to;
             }
     }
     for (uint32_t v = 0; v < n; v++)
-        alive[v] = dist[v] != UINT32_MAX;
-    /* the fair component whose nearest state is nearest the start */
+        alive[v] = order[v] != UINT32_MAX;
+    /* the fair component whose nearest state the search reached first */
     uint32_t best = UINT32_MAX, best_entry = 0;
     unsigned char *best_alive = NULL;
     uint32_t *best_comp = NULL;
@@ -428,8 +437,8 @@ int lit_pgraph_nonterm(const lit_pgraph *g, lit_pmodel m, bool strong, lit_lasso
             const comp_info *x = &ci[comp[v]];
             const unsigned bad = (strong ? x->any : x->all) & ~x->turns;
             if (!bad) {
-                if (dist[v] < best) {
-                    best = dist[v];
+                if (order[v] < best) {
+                    best = order[v];
                     best_entry = v;
                     free(best_alive);
                     free(best_comp);
@@ -497,6 +506,6 @@ int lit_pgraph_nonterm(const lit_pgraph *g, lit_pmodel m, bool strong, lit_lasso
     free(best_alive);
     free(best_comp);
 done:
-    free(alive), free(mark), free(comp), free(dist), free(parent), free(queue), free(ci);
+    free(alive), free(mark), free(comp), free(order), free(parent), free(queue), free(ci);
     return rc;
 }

@@ -94,6 +94,9 @@ bad_tests = {
                   "exists (x == 1)\n",
     "plain-spin": "PTX P\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n L: | st.relaxed.gpu x, 1 ;\n"
                   " ld r0, x | ;\n beq r0, 0, L | ;\nexists (x == 1)\n",
+    "local-loop": "PTX E\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n L: | st.relaxed.gpu x, 1 ;\n"
+                  " add r0, r0, 1 | ;\n goto L | ;\nexists (x == 1)\n",
+    "plain-store": "PTX Q\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n ld r0, 1 | st x, 1 ;\nexists (x == 1)\n",
     "nine-threads": "PTX N\n{ x=0; }\n " + " | ".join("P%d@cta %d,gpu 0" % (k, k) for k in range(9)) +
                     " ;\nexists (x == 1)\n",
 }
