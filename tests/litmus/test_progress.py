@@ -48,7 +48,8 @@ def run(env_extra):
 failures = []
 right = run({})
 if table:
-    print("| test | threads | states | expected: obe / lobe / hsa / hsa+obe / fair | scanlab (weak) | scanlab (strong) |")
+    print("| test | threads | states | expected: obe / lobe / hsa / hsa+obe / fair | scanlab (weak) "
+          "| scanlab (strong) |")
     print("| --- | --- | --- | --- | --- | --- |")
 for f in files:
     exp, _ = stated(f)

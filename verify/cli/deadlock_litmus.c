@@ -199,8 +199,8 @@ static int parse_args(int argc, char **argv, plan *p, int *files, int *nfiles)
                 return cli_usage_error("deadlock: --fairness must be weak, strong or both, not '%.40s'", v);
             }
         } else if (strncmp(a, "--", 2) == 0) {
-            return cli_usage_error("deadlock: --litmus takes --model, --fairness, --budget and --json, not '%.40s' (see "
-                                   "scanlab deadlock --litmus --help)", a);
+            return cli_usage_error("deadlock: --litmus takes --model, --fairness, --budget and --json, not "
+                                   "'%.40s' (see scanlab deadlock --litmus --help)", a);
         } else {
             files[(*nfiles)++] = i;
         }
