@@ -239,9 +239,10 @@ typedef struct {
     /* exhaustive: the search shared with other processes (ranks), each
      * exploring its part of the tree (NULL, or ranks <= 1: alone) */
     const struct model_search_hooks *hooks;
-    /* exhaustive, one process or snapshots: every transition taken, for a
-     * caller that builds the graph of states (progress litmus tests look
-     * for fair cycles in it, model/litmus/progress.c): the states' hashes
+    /* exhaustive: every transition taken, for a caller that builds the
+     * graph of states (progress litmus tests look for fair cycles in it,
+     * model/litmus/progress.c), called in the search's forked processes
+     * too (so what it records must be in memory they share): the states' hashes
      * before and after, what ('d' dispatch, 'r' turn, 'f' a finding
      * stopped the launch), the block, and the blocks' status after it (0
      * pending, 1 resident, 2 finished). With it a state also holds each

@@ -212,9 +212,11 @@ static int analyse(rawbuf *b, unsigned nthreads, lit_presult *r, char *err, size
     return 0;
 }
 
-int lit_progress_run(lit_test *t, uint64_t max_states, double budget_s, lit_presult *r, char *err, size_t errlen)
+int lit_progress_run(lit_test *t, const lit_popts *o, lit_presult *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
+    if (errlen)
+        err[0] = 0;
     const double t0 = now();
     if (lit_progress_check(t, err, errlen) < 0)
         return -1;
@@ -246,8 +248,9 @@ int lit_progress_run(lit_test *t, uint64_t max_states, double budget_s, lit_pres
     model_stats_init(&s);
     s.cfg.quiet = true;
     p.s = &s;
-    model_search_cfg cfg = {.progress = MODEL_PROGRESS_FAIR, .exhaustive = true, .max_states = max_states,
-                            .deadline = now() + budget_s, .on_step = on_step, .step_ctx = b};
+    model_search_cfg cfg = {.progress = MODEL_PROGRESS_FAIR, .exhaustive = true, .max_states = o->max_states,
+                            .fork_per_choice = o->fork_per_choice, .deadline = now() + o->budget_s,
+                            .on_step = on_step, .step_ctx = b};
     model_search_result out;
     const sl_status st = model_search_run(&cfg, run_test, &p, &s, &out);
     model_stats_free(&s);
@@ -255,7 +258,8 @@ int lit_progress_run(lit_test *t, uint64_t max_states, double budget_s, lit_pres
     r->edges = atomic_load(&b->n);
     int rc = 0;
     if (st != SL_OK && out.verdict != MODEL_VERDICT_INCOMPLETE) {
-        snprintf(err, errlen, "%s: the search could not run the test's kernel (%s)", t->path, sl_status_str(st));
+        if (!err[0]) /* else the launch's own message */
+            snprintf(err, errlen, "%s: the search could not run the test's kernel (status %d)", t->path, (int)st);
         rc = -1;
     } else if (atomic_load(&b->finding) || out.verdict == MODEL_VERDICT_FINDING) {
         snprintf(r->why, sizeof r->why, "a finding stopped the kernel: %.360s",

@@ -104,10 +104,14 @@ typedef struct {
  * with a strong access in it (else it would spin inside one turn). 0, or
  * -1 with a message in err. */
 int lit_progress_check(const lit_test *t, char *err, size_t errlen);
-/* Explores t (at most max_states states, budget_s seconds) and answers
- * every model and fairness. 0, or -1 with a message in err (the kernel
- * could not be made or launched, out of memory); a cut search is
- * r->answered false. */
-int lit_progress_run(lit_test *t, uint64_t max_states, double budget_s, lit_presult *r, char *err, size_t errlen);
+typedef struct {
+    uint64_t max_states; /* the search is cut past this many states */
+    double budget_s;     /* or past this many seconds */
+    bool fork_per_choice; /* each state in a process of its own (what ASan builds do), not a snapshot */
+} lit_popts;
+/* Explores t as o says and answers every model and fairness. 0, or -1
+ * with a message in err (the kernel could not be made or launched, out of
+ * memory); a cut search is r->answered false. */
+int lit_progress_run(lit_test *t, const lit_popts *o, lit_presult *r, char *err, size_t errlen);
 
 #endif

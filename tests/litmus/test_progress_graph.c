@@ -3,19 +3,24 @@
  * model follows from its definition: the fair sets, a spin found under
  * obe and not under the models that must schedule the thread it waits
  * for, a cycle that changes the state (missed by the weakened analysis),
- * and a graph on which weak and strong fairness disagree.
+ * and a graph on which weak and strong fairness disagree; then the
+ * project's progress tests explored with snapshots and with processes.
  *
- *   test_progress_graph */
+ *   test_progress_graph TESTS_DIR */
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "model/litmus/progress.h"
 #include "tap.h"
+
+static const char *tests_dir;
 
 static void test_fair_sets(void **state)
 {
@@ -127,12 +132,57 @@ static void test_acyclic(void **state)
     lit_pgraph_free(&g);
 }
 
-int main(void)
+/* Every project progress test explored with a snapshot at each choice and
+ * with a process at each (what builds with AddressSanitizer do, the
+ * transitions then handed over from many processes): the same states,
+ * transitions, verdicts and traces. */
+static void test_fork_and_snapshot(void **state)
 {
+    (void)state;
+    char pattern[1200];
+    snprintf(pattern, sizeof pattern, "%s/*.litmus", tests_dir);
+    glob_t g;
+    assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+    assert_true(g.gl_pathc >= 10);
+    static lit_test t;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char err[600];
+        if (lit_parse_file(g.gl_pathv[i], &t, err, sizeof err) < 0)
+            fail_msg("%s", err);
+        lit_presult r[2];
+        for (int fork = 0; fork < 2; fork++) {
+            const lit_popts o = {200000, 120.0, fork == 1};
+            if (lit_progress_run(&t, &o, &r[fork], err, sizeof err) < 0)
+                fail_msg("%s", err);
+            assert_true(r[fork].answered);
+        }
+        assert_int_equal(r[0].states, r[1].states);
+        assert_int_equal(r[0].edges, r[1].edges);
+        for (int m = 0; m < LIT_PM_COUNT; m++)
+            for (int f = 0; f < 2; f++) {
+                assert_int_equal(r[0].v[m][f].terminates, r[1].v[m][f].terminates);
+                const lit_lasso *a = &r[0].v[m][f].lasso, *b = &r[1].v[m][f].lasso;
+                assert_int_equal(a->nprefix, b->nprefix);
+                assert_int_equal(a->ncycle, b->ncycle);
+                assert_memory_equal(a->prefix, b->prefix, a->nprefix);
+                assert_memory_equal(a->cycle, b->cycle, a->ncycle);
+            }
+        lit_free(&t);
+    }
+    globfree(&g);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_progress_graph TESTS_DIR (tests/litmus/progress)\n");
+        return 1;
+    }
+    tests_dir = argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fair_sets),       cmocka_unit_test(test_spin_on_later),
         cmocka_unit_test(test_livelock),        cmocka_unit_test(test_weak_and_strong),
-        cmocka_unit_test(test_acyclic),
+        cmocka_unit_test(test_acyclic),         cmocka_unit_test(test_fork_and_snapshot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

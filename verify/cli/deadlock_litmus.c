@@ -258,10 +258,11 @@ int deadlock_litmus_main(int argc, char **argv)
         json_begin_object(&w, NULL);
         json_begin_array(&w, "results");
     }
+    const lit_popts opts = {MAX_STATES, p.budget, false};
     for (int i = 0; rc != CLI_EXIT_USAGE && rc != -1 && i < nfiles; i++) {
         lit_presult r;
         char err[600];
-        if (lit_progress_run(&t[i], MAX_STATES, p.budget, &r, err, sizeof err) < 0) {
+        if (lit_progress_run(&t[i], &opts, &r, err, sizeof err) < 0) {
             fprintf(stderr, "scanlab: deadlock: %s\n", err);
             rc = CLI_EXIT_FAILED;
             continue;
