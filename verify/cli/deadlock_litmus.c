@@ -263,9 +263,10 @@ int deadlock_litmus_main(int argc, char **argv)
         lit_presult r;
         char err[600];
         if (lit_progress_run(&t[i], &opts, &r, err, sizeof err) < 0) {
+            /* the test stays in the output, without an answer */
             fprintf(stderr, "scanlab: deadlock: %s\n", err);
-            rc = CLI_EXIT_FAILED;
-            continue;
+            snprintf(r.why, sizeof r.why, "%.399s", err);
+            r.answered = false;
         }
         if (!r.answered)
             rc = CLI_EXIT_FAILED;
