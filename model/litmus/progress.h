@@ -79,11 +79,15 @@ typedef struct {
 int lit_pgraph_nonterm(const lit_pgraph *g, lit_pmodel m, bool strong, lit_lasso *out);
 void lit_pgraph_free(lit_pgraph *g);
 
-/* A test-only weakening of the analysis (SCANLAB_TEST_WEAKEN_PROGRESS):
- * cycles that change the state are ignored, only spins (a turn that
- * leaves the state as it was) count, as a search that treats a state seen
- * before as finished would find. */
-void lit_pgraph_weaken(bool ignore_cycles);
+/* Test-only weakenings of the analysis (SCANLAB_TEST_WEAKEN_PROGRESS), a
+ * mask: cycles that change the state ignored, only spins (a turn that
+ * leaves the state as it was) counted, as a search that treats a state
+ * seen before as finished would find; or fairness ignored, every cycle
+ * taken as allowed (the unfair scheduler's answer for every model). 0:
+ * the analysis as it is. */
+#define LIT_WEAKEN_CYCLES 1u
+#define LIT_WEAKEN_FAIRNESS 2u
+void lit_pgraph_weaken(unsigned mask);
 
 /* ---- running a test (progress.c) ---- */
 typedef struct {

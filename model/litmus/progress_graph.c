@@ -20,9 +20,9 @@
 
 #include "model/litmus/progress.h"
 
-static bool weakened;
+static unsigned weakened;
 
-void lit_pgraph_weaken(bool ignore_cycles) { weakened = ignore_cycles; }
+void lit_pgraph_weaken(unsigned mask) { weakened = mask; }
 
 static const char *const names[LIT_PM_COUNT] = {"obe", "lobe", "hsa", "hsa+obe", "fair"};
 
@@ -175,7 +175,7 @@ void lit_pgraph_free(lit_pgraph *g)
  * alive (the weakened analysis: a turn that changes nothing). */
 static bool usable(const lit_pedge *x, const unsigned char *alive)
 {
-    return x->thread >= 0 && alive[x->from] && alive[x->to] && (!weakened || x->from == x->to);
+    return x->thread >= 0 && alive[x->from] && alive[x->to] && (!(weakened & LIT_WEAKEN_CYCLES) || x->from == x->to);
 }
 
 /* Tarjan's algorithm, iteratively, over the alive states: comp[v] gets the
@@ -435,7 +435,8 @@ int lit_pgraph_nonterm(const lit_pgraph *g, lit_pmodel m, bool strong, lit_lasso
             if (!alive[v] || !ci[comp[v]].cyclic)
                 continue;
             const comp_info *x = &ci[comp[v]];
-            const unsigned bad = (strong ? x->any : x->all) & ~x->turns;
+            const unsigned bad =
+                weakened & LIT_WEAKEN_FAIRNESS ? 0u : (strong ? x->any : x->all) & ~x->turns;
             if (!bad) {
                 if (order[v] < best) {
                     best = order[v];

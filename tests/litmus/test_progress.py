@@ -5,9 +5,11 @@ conditions, the verdict equals the one the test states ("terminates:
 obe=yes lobe=no ..."), derived in its "why" lines from the models'
 definitions (docs/deadlock.md, "Progress litmus tests"). Then the same tests
 under an analysis that ignores cycles of changing states
-(SCANLAB_TEST_WEAKEN_PROGRESS=cycles, for tests only): every test marked
-"catches: cycles" must change a verdict, so the set can tell a search that
-misses livelocks from a right one.
+(SCANLAB_TEST_WEAKEN_PROGRESS=cycles, for tests only) and under one that
+ignores fairness (=fairness: every cycle allowed): every test marked
+"catches: cycles" (or fairness) must change a verdict, so the set can tell
+a search that misses livelocks, or one that gets fairness wrong, from a
+right one.
 
 With --table, prints the agreement table of docs/deadlock.md instead."""
 import glob
@@ -74,18 +76,19 @@ agree = sum(all(right[f]["answered"] and right[f]["models"][m][fair]["terminates
 if not table:
     print("%d progress tests, %d agree on every model and fairness" % (len(files), agree))
 
-wrong = run({"SCANLAB_TEST_WEAKEN_PROGRESS": "cycles"})
-marked = [f for f in files if "cycles" in stated(f)[1]]
-if not marked:
-    failures.append("no test is marked to catch an analysis that ignores cycles")
-for f in marked:
-    if all(wrong[f]["models"][m][fair]["terminates"] == right[f]["models"][m][fair]["terminates"]
-           for m in MODELS for fair in ("weak", "strong")):
-        failures.append("%s: the analysis that ignores cycles gives the same verdicts" % f)
-caught = sum(any(wrong[f]["models"][m][fair]["terminates"] != stated(f)[0][m]
-                 for m in MODELS for fair in ("weak", "strong")) for f in files)
-if not table:
-    print("analysis ignoring cycles: %d tests disagree with what they state" % caught)
+for weak in ("cycles", "fairness"):
+    wrong = run({"SCANLAB_TEST_WEAKEN_PROGRESS": weak})
+    marked = [f for f in files if weak in stated(f)[1]]
+    if not marked:
+        failures.append("no test is marked to catch an analysis that ignores %s" % weak)
+    for f in marked:
+        if all(wrong[f]["models"][m][fair]["terminates"] == right[f]["models"][m][fair]["terminates"]
+               for m in MODELS for fair in ("weak", "strong")):
+            failures.append("%s: the analysis that ignores %s gives the same verdicts" % (f, weak))
+    caught = sum(any(wrong[f]["models"][m][fair]["terminates"] != stated(f)[0][m]
+                     for m in MODELS for fair in ("weak", "strong")) for f in files)
+    if not table:
+        print("analysis ignoring %s: %d tests disagree with what they state" % (weak, caught))
 
 # bad input: one line on stderr naming the command, exit 2, nothing on stdout
 tmp = tempfile.mkdtemp(prefix="test_progress.")

@@ -236,11 +236,15 @@ int deadlock_litmus_main(int argc, char **argv)
     }
     const char *weaken = getenv("SCANLAB_TEST_WEAKEN_PROGRESS");
     if (rc == CLI_EXIT_OK && weaken && *weaken) {
-        if (strcmp(weaken, "cycles") != 0) {
-            rc = cli_usage_error("deadlock: SCANLAB_TEST_WEAKEN_PROGRESS must be 'cycles'");
+        const unsigned mask = strcmp(weaken, "cycles") == 0     ? LIT_WEAKEN_CYCLES
+                              : strcmp(weaken, "fairness") == 0 ? LIT_WEAKEN_FAIRNESS
+                                                                : 0u;
+        if (!mask) {
+            rc = cli_usage_error("deadlock: SCANLAB_TEST_WEAKEN_PROGRESS must be 'cycles' or 'fairness'");
         } else {
-            fprintf(stderr, "scanlab: deadlock: WEAKENED ANALYSIS (cycles ignored), for testing the tests only\n");
-            lit_pgraph_weaken(true);
+            fprintf(stderr, "scanlab: deadlock: WEAKENED ANALYSIS (%s ignored), for testing the tests only\n",
+                    weaken);
+            lit_pgraph_weaken(mask);
         }
     }
     FILE *out = stdout;
@@ -290,7 +294,7 @@ int deadlock_litmus_main(int argc, char **argv)
             }
         }
     }
-    lit_pgraph_weaken(false);
+    lit_pgraph_weaken(0);
     for (int i = 0; i < parsed; i++)
         lit_free(&t[i]);
     free(files);
