@@ -65,7 +65,8 @@ for f in files:
             if g != exp[m]:
                 failures.append("%s: %s, %s fairness: terminates=%s, the test states %s" % (f, m, fair, g, exp[m]))
             tr = r["models"][m][fair]["trace"]
-            if g == (tr is not None) or (tr is not None and not tr["cycle"]):
+            if g == (tr is not None) or (tr is not None and (not tr["cycle"] or
+                                                            tr["cycle_turns"] != len(tr["cycle"]))):
                 failures.append("%s: %s, %s fairness: a trace exactly when it may not terminate" % (f, m, fair))
     if table:
         yn = lambda v: " / ".join("yes" if x else "**no**" for x in v)

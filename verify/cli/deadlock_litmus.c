@@ -153,8 +153,11 @@ static void print_json(json_writer *w, const plan *p, const lit_test *t, const l
             } else {
                 const lit_lasso *l = &r->v[m][f].lasso;
                 json_begin_object(w, "trace");
+                /* at most LIT_LASSO_MAX turns of each are listed; the counts are whole */
                 json_steps(w, "prefix", t, l->prefix, l->nprefix);
                 json_steps(w, "cycle", t, l->cycle, l->ncycle);
+                json_uint(w, "prefix_turns", l->nprefix);
+                json_uint(w, "cycle_turns", l->ncycle);
                 json_end_object(w);
             }
             json_end_object(w);
