@@ -245,14 +245,16 @@ typedef struct {
      * too (so what it records must be in memory they share): the states' hashes
      * before and after, what ('d' dispatch, 'r' turn, 'f' a finding
      * stopped the launch), the block, and the blocks' status after it (0
-     * pending, 1 resident, 2 finished). With it a state also holds each
-     * thread's front-end state (a PTX thread's program counter and
-     * registers: a spin that counts is not back where it was), no plain
-     * run comes first (a livelock would never end it), and blocks are
-     * never taken as interchangeable. NULL: none. */
+     * pending, 1 resident, 2 finished). With it no plain run comes first
+     * (a livelock would never end it), and blocks are never taken as
+     * interchangeable. NULL: none. */
     void (*on_step)(void *ctx, uint64_t from, uint64_t to, char what, unsigned block, const unsigned char *status,
                     unsigned nblocks);
     void *step_ctx;
+    /* a state also holds each thread's front-end state (a PTX thread's
+     * program counter and registers): a loop that counts is then not back
+     * where it was after a round, as it is when registers are left out */
+    bool thread_state;
 } model_search_cfg;
 #define MODEL_SEARCH_PROGRESS_S 10.0
 /* CLOCK_MONOTONIC in seconds (the clock of model_search_cfg.deadline). */

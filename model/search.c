@@ -226,7 +226,7 @@ static uint64_t block_hash(const mblock *blk)
         h = mix(h, (uint64_t)t->state << 32 ^ site_key(t->park_site));
         h = mix(h, t->state == TS_SPIN ? model_mem_canonical(blk, t->spin_addr) : 0);
     }
-    if (S.cfg.on_step) /* the front end's state of each thread (PTX: pc, registers) */
+    if (S.cfg.thread_state) /* the front end's state of each thread (PTX: pc, registers) */
         for (unsigned i = 0; i < blk->nth && blk->th[i].pub.xstate; i++)
             h = mix_bytes(h, blk->th[i].pub.xstate, model_L.xstate_bytes);
     const unsigned char *m = blk->smem;

@@ -250,7 +250,7 @@ int lit_progress_run(lit_test *t, const lit_popts *o, lit_presult *r, char *err,
     p.s = &s;
     model_search_cfg cfg = {.progress = MODEL_PROGRESS_FAIR, .exhaustive = true, .max_states = o->max_states,
                             .fork_per_choice = o->fork_per_choice, .deadline = now() + o->budget_s,
-                            .on_step = on_step, .step_ctx = b};
+                            .on_step = on_step, .step_ctx = b, .thread_state = !o->ignore_registers};
     model_search_result out;
     const sl_status st = model_search_run(&cfg, run_test, &p, &s, &out);
     model_stats_free(&s);

@@ -112,6 +112,9 @@ typedef struct {
     uint64_t max_states; /* the search is cut past this many states */
     double budget_s;     /* or past this many seconds */
     bool fork_per_choice; /* each state in a process of its own (what ASan builds do), not a snapshot */
+    /* for tests only: registers left out of a state, as the kernels'
+     * search does (a loop that counts then looks like a spin) */
+    bool ignore_registers;
 } lit_popts;
 /* Explores t as o says and answers every model and fairness. 0, or -1
  * with a message in err (the kernel could not be made or launched, out of

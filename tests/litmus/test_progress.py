@@ -6,10 +6,11 @@ obe=yes lobe=no ..."), derived in its "why" lines from the models'
 definitions (docs/deadlock.md, "Progress litmus tests"). Then the same tests
 under an analysis that ignores cycles of changing states
 (SCANLAB_TEST_WEAKEN_PROGRESS=cycles, for tests only) and under one that
-ignores fairness (=fairness: every cycle allowed): every test marked
-"catches: cycles" (or fairness) must change a verdict, so the set can tell
-a search that misses livelocks, or one that gets fairness wrong, from a
-right one.
+ignores fairness (=fairness: every cycle allowed) and under a search whose
+states leave registers out (=registers): every test marked "catches:
+cycles" (or fairness, registers) must change a verdict, so the set can tell
+a search that misses livelocks, gets fairness wrong or takes a counting
+loop for a spin from a right one.
 
 With --table, prints the agreement table of docs/deadlock.md instead."""
 import glob
@@ -77,7 +78,7 @@ agree = sum(all(right[f]["answered"] and right[f]["models"][m][fair]["terminates
 if not table:
     print("%d progress tests, %d agree on every model and fairness" % (len(files), agree))
 
-for weak in ("cycles", "fairness"):
+for weak in ("cycles", "fairness", "registers"):
     wrong = run({"SCANLAB_TEST_WEAKEN_PROGRESS": weak})
     marked = [f for f in files if weak in stated(f)[1]]
     if not marked:

@@ -155,7 +155,7 @@ static void test_fork_and_snapshot(void **state)
             fail_msg("%s", err);
         lit_presult r[2];
         for (int fork = 0; fork < 2; fork++) {
-            const lit_popts o = {200000, 120.0, fork == 1};
+            const lit_popts o = {200000, 120.0, fork == 1, false};
             if (lit_progress_run(&t, &o, &r[fork], err, sizeof err) < 0)
                 fail_msg("%s", err);
             assert_true(r[fork].answered);

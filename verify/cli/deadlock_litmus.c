@@ -238,12 +238,15 @@ int deadlock_litmus_main(int argc, char **argv)
         }
     }
     const char *weaken = getenv("SCANLAB_TEST_WEAKEN_PROGRESS");
+    bool ignore_registers = false;
     if (rc == CLI_EXIT_OK && weaken && *weaken) {
         const unsigned mask = strcmp(weaken, "cycles") == 0     ? LIT_WEAKEN_CYCLES
                               : strcmp(weaken, "fairness") == 0 ? LIT_WEAKEN_FAIRNESS
                                                                 : 0u;
-        if (!mask) {
-            rc = cli_usage_error("deadlock: SCANLAB_TEST_WEAKEN_PROGRESS must be 'cycles' or 'fairness'");
+        ignore_registers = strcmp(weaken, "registers") == 0;
+        if (!mask && !ignore_registers) {
+            rc = cli_usage_error("deadlock: SCANLAB_TEST_WEAKEN_PROGRESS must be 'cycles', 'fairness' or "
+                                 "'registers'");
         } else {
             fprintf(stderr, "scanlab: deadlock: WEAKENED ANALYSIS (%s ignored), for testing the tests only\n",
                     weaken);
@@ -265,7 +268,7 @@ int deadlock_litmus_main(int argc, char **argv)
         json_begin_object(&w, NULL);
         json_begin_array(&w, "results");
     }
-    const lit_popts opts = {MAX_STATES, p.budget, false};
+    const lit_popts opts = {MAX_STATES, p.budget, false, ignore_registers};
     for (int i = 0; rc != CLI_EXIT_USAGE && rc != -1 && i < nfiles; i++) {
         lit_presult r;
         char err[600];

@@ -63,7 +63,7 @@ static sl_status one_test(report_section *s, report_table *t, const char *path, 
     lit_presult r;
     memset(&r, 0, sizeof r);
     const bool has = stated(path, &named, &yes);
-    const lit_popts opts = {PROGRESS_MAX_STATES, PROGRESS_BUDGET_S, false};
+    const lit_popts opts = {PROGRESS_MAX_STATES, PROGRESS_BUDGET_S, false, false};
     if (lit_parse_file(path, lt, err, sizeof err) < 0) {
         snprintf(check, sizeof check, "FAIL: %s", err);
     } else if (lit_progress_run(lt, &opts, &r, err, sizeof err) < 0) {
