@@ -3,7 +3,7 @@
  * explores every order of the threads' turns and hands each transition
  * to on_step; the transitions, kept in memory shared with the search's
  * forked processes, become the graph of states whose fair cycles
- * (progress_graph.c) answer each model. */
+ * (progress_cycles.c) answer each model. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>

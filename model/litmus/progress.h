@@ -33,7 +33,7 @@ int lit_pmodel_parse(const char *name);
  * started have run and those of finished have terminated. */
 unsigned lit_pmodel_fair_set(lit_pmodel m, unsigned started, unsigned finished, unsigned nthreads);
 
-/* ---- the graph of states (progress_graph.c) ---- */
+/* ---- the graph of states (progress_graph.c; its fair cycles: progress_cycles.c) ---- */
 typedef struct {
     uint32_t from, to;
     int32_t thread; /* the thread that took the turn; -1 - t: thread t's block dispatched (no step) */

@@ -1,5 +1,5 @@
 /* The fair-cycle analysis of progress litmus tests (model/litmus/
- * progress_graph.c) on graphs written by hand, where the answer of each
+ * progress_graph.c, progress_cycles.c) on graphs written by hand, where the answer of each
  * model follows from its definition: the fair sets, a spin found under
  * obe and not under the models that must schedule the thread it waits
  * for, a cycle that changes the state (missed by the weakened analysis),
