@@ -239,6 +239,22 @@ typedef struct {
     /* exhaustive: the search shared with other processes (ranks), each
      * exploring its part of the tree (NULL, or ranks <= 1: alone) */
     const struct model_search_hooks *hooks;
+    /* exhaustive: every transition taken, for a caller that builds the
+     * graph of states (progress litmus tests look for fair cycles in it,
+     * model/litmus/progress.c), called in the search's forked processes
+     * too (so what it records must be in memory they share): the states' hashes
+     * before and after, what ('d' dispatch, 'r' turn, 'f' a finding
+     * stopped the launch), the block, and the blocks' status after it (0
+     * pending, 1 resident, 2 finished). With it no plain run comes first
+     * (a livelock would never end it), and blocks are never taken as
+     * interchangeable. NULL: none. */
+    void (*on_step)(void *ctx, uint64_t from, uint64_t to, char what, unsigned block, const unsigned char *status,
+                    unsigned nblocks);
+    void *step_ctx;
+    /* a state also holds each thread's front-end state (a PTX thread's
+     * program counter and registers): a loop that counts is then not back
+     * where it was after a round, as it is when registers are left out */
+    bool thread_state;
 } model_search_cfg;
 #define MODEL_SEARCH_PROGRESS_S 10.0
 /* CLOCK_MONOTONIC in seconds (the clock of model_search_cfg.deadline). */

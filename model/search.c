@@ -201,6 +201,19 @@ static uint64_t site_key(const model_site *site)
     return k;
 }
 
+static uint64_t mix_bytes(uint64_t h, const unsigned char *p, size_t n)
+{
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t v;
+        memcpy(&v, p + k, 8);
+        h = mix(h, v);
+    }
+    for (; k < n; k++)
+        h = mix(h, p[k]);
+    return h;
+}
+
 /* A resident block's state: where its threads are parked, and its shared
  * memory. Sites and addresses enter as numbers that are the same in every
  * process (site_key, model_mem_canonical), so that the ranks of a search
@@ -213,6 +226,9 @@ static uint64_t block_hash(const mblock *blk)
         h = mix(h, (uint64_t)t->state << 32 ^ site_key(t->park_site));
         h = mix(h, t->state == TS_SPIN ? model_mem_canonical(blk, t->spin_addr) : 0);
     }
+    if (S.cfg.thread_state) /* the front end's state of each thread (PTX: pc, registers) */
+        for (unsigned i = 0; i < blk->nth && blk->th[i].pub.xstate; i++)
+            h = mix_bytes(h, blk->th[i].pub.xstate, model_L.xstate_bytes);
     const unsigned char *m = blk->smem;
     for (size_t k = 0; k + 8 <= blk->smem_used; k += 8) {
         uint64_t v;
@@ -723,9 +739,14 @@ static bool take(char what, unsigned b, uint64_t h, unsigned nblocks, unsigned n
     if (!apply(what, b, nres, done, launch_steps, s)) {
         record_finding(s);
         note_end(S.last_key);
+        if (S.cfg.on_step)
+            S.cfg.on_step(S.cfg.step_ctx, h, h, 'f', b, status, nblocks);
         return false;
     }
-    *changed = state_hash(nblocks, s) != h;
+    const uint64_t to = state_hash(nblocks, s);
+    *changed = to != h;
+    if (S.cfg.on_step)
+        S.cfg.on_step(S.cfg.step_ctx, h, to, what, b, status, nblocks);
     return true;
 }
 
@@ -1008,7 +1029,7 @@ sl_status model_search_grid(unsigned nblocks, unsigned nres, uint64_t *launch_st
         return SL_ERR_NOMEM;
     S.pathlen = 0;
     S.ndispatch = 0;
-    S.symmetric = s->launches < MODEL_MAX_LAUNCH_RECORDS && !S.reads_id[s->launches];
+    S.symmetric = !S.cfg.on_step && s->launches < MODEL_MAX_LAUNCH_RECORDS && !S.reads_id[s->launches];
     if (!S.sh)
         return grid_sampled(nblocks, nres, launch_steps, s);
     return S.in_process ? grid_in_process(nblocks, nres, launch_steps, s)
@@ -1216,8 +1237,12 @@ sl_status model_search_run(const model_search_cfg *cfg, sl_status (*run)(void *c
     S.next_progress = model_search_now() + MODEL_SEARCH_PROGRESS_S;
     S.progress_next = cfg->progress_next ? cfg->progress_next : &S.next_progress;
     /* a plain run first: which launches read blockIdx, whether any thread
-     * waits on another block, and findings that need no search */
-    {
+     * waits on another block, and findings that need no search (not for a
+     * caller of on_step, whose program may never end by itself) */
+    if (cfg->on_step) {
+        out->waiting = true;
+        out->launches = 1;
+    } else {
         const model_config cfg0 = s->cfg;
         s->cfg.quiet = true;
         const sl_status pst = run(ctx);

@@ -217,8 +217,11 @@ static int parse_row(cursor *c, char **cells, unsigned max)
     const char *a = line;
     for (const char *p = line;; p++) {
         if (p == semi || *p == '|') {
-            if (n == max)
+            if (n == max) {
+                while (n > 0)
+                    free(cells[--n]);
                 return -2;
+            }
             cells[n++] = trim_dup(a, (size_t)(p - a));
             a = p + 1;
             if (p == semi)
@@ -504,7 +507,10 @@ int lit_parse(const char *text, const char *path, lit_test *t, char *err, size_t
     /* the header row */
     char *cells[LIT_MAX_THREADS + 1];
     int nc = parse_row(&c, cells, LIT_MAX_THREADS + 1);
-    if (nc == -2)
+    if (nc > LIT_MAX_THREADS) /* a row holds one cell more than a test may have threads: that one says so */
+        for (int k = 0; k < nc; k++)
+            free(cells[k]);
+    if (nc == -2 || nc > LIT_MAX_THREADS)
         return fail(&c, "more than %d threads", LIT_MAX_THREADS);
     if (nc <= 0)
         return fail(&c, "expected the row of threads ('P0@cta 0,gpu 0 | ... ;')");

@@ -1032,6 +1032,16 @@ static void test_litmus_section(void **state)
                                 "outcome the model forbids and the PTX model allows (stated in the test)\n"));
     md_has("lit", "Known gaps of the model, confirmed by the GPU: 1 test (LB+stated-gap) states");
     free(obs);
+    /* the progress litmus tests: every one agrees with the verdicts it states */
+    check_header("lit", "progress-litmus", "test,threads,states,expected,weak,strong,check,seconds");
+    char *prog = read_in("lit", "progress-litmus.csv");
+    assert_true(count_lines(prog) >= 11);
+    assert_null(strstr(prog, "FAIL"));
+    assert_non_null(strstr(prog, "\nMutex-CAS,2,"));
+    assert_non_null(strstr(prog, ",yes / yes / no / yes / yes,yes / yes / no / yes / yes,"
+                                 "yes / yes / no / yes / yes,ok,"));
+    free(prog);
+    md_has("lit", "progress litmus tests (tests/litmus/progress), as 'scanlab deadlock --litmus' runs them");
     char *js = read_in("lit", "report.json");
     const char *sec = strstr(js, "\"name\":\"litmus\"");
     assert_non_null(sec);
@@ -1055,6 +1065,8 @@ static void test_litmus_section(void **state)
     free(err);
     md_has("nolit", "The project's litmus tests are not here");
     md_has("nolit", "The GPU campaign has not been recorded");
+    md_has("nolit", "The project's progress litmus tests are not here");
+    assert_false(exists("nolit", "progress-litmus.csv"));
     md_has("nolit", "'tools/gpu-check.sh litmus'");
     assert_false(exists("nolit", "litmus.csv"));
     remove_report("nolit");

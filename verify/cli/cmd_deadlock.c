@@ -58,7 +58,9 @@ static const cli_command deadlock_cmd = {
     "the exit status follows obe, the model of an NVIDIA GPU (CUDA's forward-progress promise for "
     "blocks), unless --model names the models (all: every one). docs/deadlock.md defines the "
     "models. 'scanlab deadlock [options] -- PROGRAM ARGS' searches every launch of an unchanged program "
-    "that waits between blocks instead (docs/run.md; 'scanlab deadlock --help --' lists its options).",
+    "that waits between blocks instead (docs/run.md; 'scanlab deadlock --help --' lists its options); "
+    "'scanlab deadlock --litmus TEST.litmus...' answers progress litmus tests: whether every execution each "
+    "model allows terminates, under weak and strong fairness ('scanlab deadlock --litmus --help').",
     deadlock_opts, sizeof deadlock_opts / sizeof deadlock_opts[0],
     "under a model that decides (obe, or those --model names) a deadlock was found, another finding "
     "stopped a kernel, or a search hit its state limit or its time budget (no verdict)", .dry_run = true};
@@ -602,5 +604,9 @@ int cmd_deadlock(int argc, char **argv)
             cli_set_command("deadlock");
             return cmd_run_deadlock(argc, argv);
         }
+    /* deadlock --litmus TEST...: progress litmus tests (deadlock_litmus.c) */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--litmus") == 0)
+            return deadlock_litmus_main(argc, argv);
     return user_kernel_dispatch("deadlock", argc, argv, deadlock_main);
 }

@@ -11,4 +11,8 @@
  * Prints on stdout and stderr; returns the exit status. */
 int deadlock_main(int argc, char **argv, const verify_algo *algos, size_t count);
 
+/* 'scanlab deadlock --litmus TEST...': progress litmus tests
+ * (deadlock_litmus.c); returns the exit status. */
+int deadlock_litmus_main(int argc, char **argv);
+
 #endif

@@ -17,6 +17,7 @@
 #include "model/litmus/litmus.h"
 #include "model/litmus/observed.h"
 #include "verify/report/report.h"
+#include "verify/report/report_progress.h"
 
 #define LITMUS_DIR "tests/litmus/tests"
 #define LITMUS_OBSERVED "docs/data/litmus-h100.json"
@@ -255,14 +256,14 @@ static sl_status progress_text(report_section *s)
 {
     return report_text(s, "The progress models (docs/deadlock.md) are those of the deadlock section: obe, lobe, "
                           "hsa and fair, each a condition on which blocks must keep being scheduled, searched "
-                          "exhaustively over dispatch orders and turns on a small grid; a deadlock is a reachable "
-                          "state in which no block the model must schedule can progress. Outside them: "
-                          "non-termination without such a state (blocks that keep changing memory in a cycle "
-                          "end a path of the search, they are not reported), the combined hsa+obe model and the "
-                          "difference between weak and strong fairness, and weak memory within the search (a "
-                          "load there sees the newest store). The published progress litmus tests (Sorensen et "
-                          "al., OOPSLA 2021) are not run here: the models are checked on the catalogue's kernels "
-                          "and on the mutants of docs/mutants.md.");
+                          "exhaustively over dispatch orders and turns on a small grid; for a kernel, a deadlock "
+                          "is a reachable state in which no block the model must schedule can progress. The "
+                          "progress litmus tests below add hsa+obe and weak and strong fairness, and find "
+                          "non-termination without such a state too: a fair cycle of changing states (a "
+                          "livelock) in the graph of the test's states. Outside them: weak memory within the "
+                          "search (a load there sees the newest store), and livelocks in the catalogue's kernels "
+                          "(their search ends a path at a state seen before). The published progress litmus "
+                          "tests (Sorensen et al., OOPSLA 2021) are not in the tree and are not run here.");
 }
 
 static sl_status verdict_tables(report_section *s, const lit_row *rows, size_t n, const char *dir)
@@ -494,6 +495,8 @@ sl_status report_run_litmus(report_section *s)
                          : report_text(s, "%s", why_none);
     if (st == SL_OK)
         st = progress_text(s);
+    if (st == SL_OK)
+        st = report_progress_litmus(s);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
