@@ -52,6 +52,17 @@ static char *slurp(const char *path)
 /* Run scanlab with args (NULL-terminated) and the environment variable
  * env_name=env_value (when not NULL); stderr goes to *err. Returns the
  * exit status. */
+/* The sections a test's reports run (SCANLAB_REPORT_ONLY), or NULL for
+ * all: a test of the folder's handling runs only what it looks at. */
+static const char *only_sections;
+
+static int all_sections(void **state)
+{
+    (void)state;
+    only_sections = NULL;
+    return 0;
+}
+
 static int run(const char *const *args, const char *env_name, const char *env_value, char **err)
 {
     char *argv[MAX_ARGS + 2];
@@ -71,6 +82,8 @@ static int run(const char *const *args, const char *env_name, const char *env_va
             _exit(127);
         if (env_name)
             setenv(env_name, env_value, 1);
+        if (only_sections)
+            setenv("SCANLAB_REPORT_ONLY", only_sections, 1);
         execv(scanlab, argv);
         _exit(127);
     }
@@ -108,6 +121,8 @@ static pid_t spawn(const char *const *args, const char *env_name, const char *en
             _exit(127);
         if (env_name)
             setenv(env_name, env_value, 1);
+        if (only_sections)
+            setenv("SCANLAB_REPORT_ONLY", only_sections, 1);
         execv(scanlab, argv);
         _exit(127);
     }
@@ -484,6 +499,7 @@ static void test_quick_report(void **state)
 static void test_forced_failure(void **state)
 {
     (void)state;
+    only_sections = "catalogue,banks";
     const char *args[] = {"report", "--quick", "-o", "failed", seed_arg, NULL};
     char *err;
     assert_int_equal(run(args, "SCANLAB_REPORT_FAIL", "banks", &err), 1);
@@ -507,6 +523,7 @@ static void test_forced_failure(void **state)
 static void test_without_gnuplot(void **state)
 {
     (void)state;
+    only_sections = "work,accuracy,coverage";
     const char *args[] = {"report", "--quick", "-o", "plain", seed_arg, NULL};
     /* gcovr's summary where coverage/run.sh puts it, relative to the
      * working directory: the report copies its numbers */
@@ -593,6 +610,7 @@ static void test_bad_usage(void **state)
 static void test_non_utf8_name(void **state)
 {
     (void)state;
+    only_sections = "catalogue,litmus";
     const char *name = "caf\xe9-\xff";
     const char *args[] = {"report", "--quick", "-o", name, seed_arg, NULL};
     char *err;
@@ -606,6 +624,8 @@ static void test_non_utf8_name(void **state)
     free(index);
     char *html = read_in(name, "index.html");
     assert_non_null(strstr(html, "caf\\xE9-\\xFF"));
+    /* the sections SCANLAB_REPORT_ONLY leaves out say so */
+    assert_non_null(strstr(html, "Left out: SCANLAB_REPORT_ONLY=catalogue,litmus"));
     free(html);
     remove_report(name);
 }
@@ -645,6 +665,7 @@ static void test_refused_targets(void **state)
 static void test_interrupt(void **state)
 {
     (void)state;
+    only_sections = "work,banks";
     static const int sigs[] = {SIGINT, SIGTERM};
     for (size_t k = 0; k < 2; k++) {
         const char *args[] = {"report", "--quick", "-o", "cut", seed_arg, NULL};
@@ -685,6 +706,7 @@ static void test_interrupt(void **state)
 static void test_claim_held(void **state)
 {
     (void)state;
+    only_sections = "work";
     const char *args[] = {"report", "--quick", "-o", "held", seed_arg, NULL};
     pid_t pid = spawn(args, "SCANLAB_REPORT_HOLD", "work", "stderr-held");
     wait_for_text(pid, "stderr-held", "holding before section work");
@@ -730,6 +752,7 @@ static void put_file(const char *name, const char *text)
 static void test_marker_attack(void **state)
 {
     (void)state;
+    only_sections = "work"; /* a section with figures: it writes src/ */
     char p[512];
     snprintf(p, sizeof p, "%s/outside", workdir);
     assert_int_equal(mkdir(p, 0755), 0);
@@ -839,6 +862,7 @@ static void report_with_fidelity(const char *dir, const char *file)
 static void test_fidelity_section(void **state)
 {
     (void)state;
+    only_sections = "fidelity";
     char file[128];
     snprintf(file, sizeof file, "%s/fid.json", workdir);
     FILE *f = fopen(file, "w");
@@ -980,6 +1004,7 @@ static void tree_with_stated_gap(const char *root)
 static void test_litmus_section(void **state)
 {
     (void)state;
+    only_sections = "litmus";
     char gap_root[128];
     snprintf(gap_root, sizeof gap_root, "%s/gaptree", workdir);
     tree_with_stated_gap(gap_root);
@@ -1041,7 +1066,8 @@ static void test_litmus_section(void **state)
     assert_non_null(strstr(prog, ",yes / yes / no / yes / yes,yes / yes / no / yes / yes,"
                                  "yes / yes / no / yes / yes,ok,"));
     free(prog);
-    md_has("lit", "progress litmus tests (tests/litmus/progress), as 'scanlab deadlock --litmus' runs them");
+    /* the folder as the source root names it (here the copy of the tree) */
+    md_has("lit", "tests/litmus/progress), as 'scanlab deadlock --litmus' runs them");
     char *js = read_in("lit", "report.json");
     const char *sec = strstr(js, "\"name\":\"litmus\"");
     assert_non_null(sec);
@@ -1108,18 +1134,18 @@ int main(int argc, char **argv)
     if (getenv("CMOCKA_TEST_FILTER"))
         cmocka_set_test_filter(getenv("CMOCKA_TEST_FILTER"));
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_help),
-        cmocka_unit_test(test_bad_usage),
-        cmocka_unit_test(test_quick_report),
-        cmocka_unit_test(test_forced_failure),
-        cmocka_unit_test(test_without_gnuplot),
-        cmocka_unit_test(test_refused_targets),
-        cmocka_unit_test(test_non_utf8_name),
-        cmocka_unit_test(test_interrupt),
-        cmocka_unit_test(test_claim_held),
-        cmocka_unit_test(test_marker_attack),
-        cmocka_unit_test(test_fidelity_section),
-        cmocka_unit_test(test_litmus_section),
+        cmocka_unit_test_teardown(test_help, all_sections),
+        cmocka_unit_test_teardown(test_bad_usage, all_sections),
+        cmocka_unit_test_teardown(test_quick_report, all_sections),
+        cmocka_unit_test_teardown(test_forced_failure, all_sections),
+        cmocka_unit_test_teardown(test_without_gnuplot, all_sections),
+        cmocka_unit_test_teardown(test_refused_targets, all_sections),
+        cmocka_unit_test_teardown(test_non_utf8_name, all_sections),
+        cmocka_unit_test_teardown(test_interrupt, all_sections),
+        cmocka_unit_test_teardown(test_claim_held, all_sections),
+        cmocka_unit_test_teardown(test_marker_attack, all_sections),
+        cmocka_unit_test_teardown(test_fidelity_section, all_sections),
+        cmocka_unit_test_teardown(test_litmus_section, all_sections),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     static const char *const logs[] = {"stderr", "stderr-cut", "stderr-held"};

@@ -172,8 +172,32 @@ static bool shared_section(const report_section *s)
     return false;
 }
 
+/* SCANLAB_REPORT_ONLY=<name>[,<name>...] (tests only): the sections not
+ * named are left out, each saying so on the page, so that a test of the
+ * report's folder handling need not run every analysis. */
+static bool left_out(const report_section *s)
+{
+    const char *only = getenv("SCANLAB_REPORT_ONLY");
+    if (!only)
+        return false;
+    const size_t len = strlen(s->def->name);
+    for (const char *p = only; *p;) {
+        const char *end = strchr(p, ',');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, s->def->name, n) == 0)
+            return false;
+        p += n + (end != NULL);
+    }
+    return true;
+}
+
 static void run_section(report_section *s)
 {
+    if (left_out(s)) {
+        report_text(s, "Left out: SCANLAB_REPORT_ONLY=%s (a setting for tests) names the sections to run.",
+                    getenv("SCANLAB_REPORT_ONLY"));
+        return;
+    }
     hold_before(s);
     const char *force = getenv("SCANLAB_REPORT_FAIL");
     double t0 = now_s();
@@ -206,7 +230,7 @@ static int run_share(report_ctx *ctx)
         report_section *s = &secs[i];
         s->def = &report_sections[i];
         s->ctx = ctx;
-        if (shared_section(s))
+        if (shared_section(s) && !left_out(s))
             s->def->run(s);
         report_section_free(s);
     }
