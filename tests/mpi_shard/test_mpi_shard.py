@@ -113,10 +113,10 @@ same_as_plain("litmus (table)", ["litmus"] + tests, 0, untimed_text)
 same_as_plain("litmus (JSON)", ["litmus", "--json"] + tests, 0, untimed_json, ranks=(2, 3))
 
 # ---- report -------------------------------------------------------------------
-# Files that hold measured times (or the date): the deadlock and litmus
-# tables' search times, the pages that show them, report.json (the date,
-# each section's time).
-TIMED = re.compile(r"^(index\.html|report\.md|report\.json|deadlock\.(csv|json)|litmus\.(csv|json))$")
+# Files that hold measured times (or the date): the deadlock, litmus and
+# progress litmus tables' search times, the pages that show them,
+# report.json (the date, each section's time).
+TIMED = re.compile(r"^(index\.html|report\.md|report\.json|deadlock\.(csv|json)|(progress-)?litmus\.(csv|json))$")
 
 
 def report(np, cwd):
@@ -156,6 +156,8 @@ with tempfile.TemporaryDirectory() as tmp:
         untimed = lambda b: re.sub(rb",[0-9.]+$", b",T", b, flags=re.M)
         check(untimed(files.get("litmus.csv", b"")) == untimed(plain["litmus.csv"]),
               "report --quick: -np %d: the litmus verdicts are the plain run's" % np)
+        check(untimed(files.get("progress-litmus.csv", b"")) == untimed(plain["progress-litmus.csv"]),
+              "report --quick: -np %d: the progress litmus verdicts are the plain run's" % np)
 
     # ---- a rank that dies, or fails its share ---------------------------------
     for how in ("1", "1:error"):
