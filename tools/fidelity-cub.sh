@@ -4,8 +4,16 @@
 # wavefronts, load and store bank conflicts, global load and store sectors
 # (issue 32's six counts, as tools/fidelity.sh measures them).
 #
-# On the GPU host (tools/gpu-check.sh cubfid runs exactly this; about 30 s
-# of nvcc and 30 s of ncu on an H100 host):
+# On the GPU host, one command (the stage runs tools/fidelity-cub.sh
+# build-gpu $OUT; it needs nvcc, ncu and python3, not a build of scanlab):
+#
+#   OUT=gpu-results tools/gpu-check.sh cubfid
+#
+# nvcc takes about a minute of one core (56 s here on a loaded 2-core
+# machine); ncu gets what is left of FIDCUB_BUDGET seconds (default 110)
+# for the whole, so that the GPU is held under two minutes. A program built
+# beforehand (BUILD/fidelity-cub/fidelity_cub, newer than its source) is
+# used as it is.
 #
 #   tools/fidelity-cub.sh BUILD OUTDIR
 #
@@ -33,8 +41,8 @@
 # own shared instructions are measured too, to tell them apart.
 #
 # FIDCUB_TYPES (default i32,i64,f32,f64) and FIDCUB_SIZES (default 2048
-# 65536 1048576) choose the calls; FIDCUB_BUDGET (default 90) bounds ncu in
-# seconds. Exit status: 0 done, 1 a step failed, 2 bad usage.
+# 65536 1048576) choose the calls. Exit status: 0 done, 1 a step failed
+# (ncu out of time or failed: fidelity-cub.log says which), 2 bad usage.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 types=${FIDCUB_TYPES:-i32,i64,f32,f64}
@@ -105,12 +113,15 @@ prog=$(program "$build" 2>"$log") || { cat "$log" >&2; exit 1; }
 echo "built in $((SECONDS - t0)) s: $prog ($(nvcc_version))" | tee -a "$log"
 # the program's own runtime, libcudart.so.13 of the toolkit
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-metrics=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import fidelity_cub; print(",".join(fidelity_cub.METRICS))' \
-    "$root/tools") || exit 1
+# the six counts, and the kernel's own shared wavefronts (tools/fidelity_cub.py)
+metrics=$(cd "$root/tools" && python3 -c 'import fidelity_cub; print(",".join(fidelity_cub.METRICS))') || exit 1
 t1=$SECONDS
+left=$((${FIDCUB_BUDGET:-110} - (SECONDS - t0)))
+[ "$left" -ge 20 ] || left=20
 # shellcheck disable=SC2086 # the sizes are words
-timeout -k 10 "${FIDCUB_BUDGET:-90}" ncu --csv --page raw --print-units base --clock-control none \
-    --metrics "$metrics" --log-file "$out/fidelity-cub-ncu.csv" "$prog" "$types" $sizes >"$out/fidelity-cub.out" 2>>"$log"
+timeout -k 5 "$left" ncu --csv --page raw --print-units base --clock-control none \
+    --metrics "$metrics" --log-file "$out/fidelity-cub-ncu.csv" \
+    "$prog" "$types" $sizes >"$out/fidelity-cub.out" 2>>"$log"
 rc=$?
 cat "$out/fidelity-cub.out" >>"$log"
 echo "ncu: exit $rc, $((SECONDS - t1)) s" | tee -a "$log"

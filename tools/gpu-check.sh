@@ -638,10 +638,10 @@ do_fidelity() {
 do_appprofile() {
     timeout -k 10 500 bash "$root/tools/app-profile.sh" "$build" "$out"
 }
-# CUB's scan launches under Nsight Compute (tools/fidelity-cub.sh): about
-# a minute, half of it nvcc; bounded likewise.
+# CUB's scan launches under Nsight Compute (tools/fidelity-cub.sh): nvcc,
+# then ncu, within its own 110 s; bounded likewise.
 do_cubfid() {
-    timeout -k 10 240 bash "$root/tools/fidelity-cub.sh" "$build" "$out"
+    timeout -k 10 150 bash "$root/tools/fidelity-cub.sh" "$build" "$out"
 }
 do_issue() {
     timeout -k 10 400 bash "$root/tools/issue-profile.sh" "$build" "$out"
