@@ -198,7 +198,7 @@ def compare(args):
         run = json.load(f)
     with open(args.out, errors="replace") as f:
         calls = calls_of(f.read())
-    problems = []
+    problems = ["GPU run: " + p for p in gdoc.get("problems", [])]
     if args.nvcc and gdoc.get("nvcc") and args.nvcc != gdoc["nvcc"]:
         problems.append(f"nvcc differs: {gdoc['nvcc']} on the GPU host, {args.nvcc} here (the PTX may differ)")
     if [str(a) for a in gdoc.get("args", [])] != [str(a) for a in args.args]:
