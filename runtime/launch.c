@@ -228,6 +228,8 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
     r.bank_conflicts = s.bank_conflicts;
     r.global_ld_sectors = s.global_load_sectors;
     r.global_st_sectors = s.global_store_sectors;
+    if (s.nlaunch_records)
+        r.split = s.launch[0].c;
     if (s.nlaunch_records && rt_cfg.device) {
         r.predicted_ns = model_time_predict(rt_cfg.device, &s.launch[0]).total;
         rt_clock_add(r.predicted_ns);

@@ -124,6 +124,18 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A launch's counts loads and stores apart, with the fields tools that
+ * hold them against Nsight Compute's need (docs/run.md). */
+static void write_split(FILE *f, const model_launch_counts *c)
+{
+    fprintf(f, ", \"shared_load_wavefronts\": %llu, \"shared_store_wavefronts\": %llu, "
+               "\"shared_load_conflicts\": %llu, \"shared_store_conflicts\": %llu, "
+               "\"global_poll_sectors\": %llu, \"global_atom_sectors\": %llu",
+            (unsigned long long)c->shared_ld_wavefronts, (unsigned long long)c->shared_st_wavefronts,
+            (unsigned long long)c->shared_ld_conflicts, (unsigned long long)c->shared_st_conflicts,
+            (unsigned long long)c->global_poll_sectors, (unsigned long long)c->global_atom_sectors);
+}
+
 static void write_json(FILE *f)
 {
     fprintf(f, "{\"device\": ");
@@ -146,6 +158,7 @@ static void write_json(FILE *f)
         json_str(f, r->text);
         fprintf(f, ", \"search\": ");
         json_str(f, r->search);
+        write_split(f, &r->split);
         fputc('}', f);
     }
     fprintf(f, "\n], \"not_supported\": [");

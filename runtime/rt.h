@@ -106,6 +106,9 @@ typedef struct {
     dim3 grid, block;
     size_t shared;
     uint64_t instructions, barriers, shared_wavefronts, bank_conflicts, global_ld_sectors, global_st_sectors;
+    /* the same counts loads and stores apart, as Nsight Compute measures
+     * them (docs/metrics.md, "Per launch"); zero for a launch not run */
+    model_launch_counts split;
     double predicted_ns;
     unsigned schedules;    /* schedules it ran under */
     uint64_t findings;     /* findings that fail the run */

@@ -26,6 +26,9 @@
 #                  issued, issue rate and stall reasons (tools/issue-profile.sh)
 #   app-profile.json  the same for the applications' kernels beside CUB's
 #                  (tools/app-profile.sh, stage appprofile, not run by default)
+#   fidelity-cub-*  CUB's DeviceScan launches under Nsight Compute, for
+#                  tools/fidelity-cub.sh --compare (stage cubfid, not run by
+#                  default; needs no build of scanlab: nvcc and ncu)
 #   gputests.log the test executables that exercise the GPU (sim against cuda
 #                bit for bit, bench --backend cuda, adversarial dispatch)
 #   simspeed.log the simulator's speed on this host's CPU, dialect and PTX
@@ -60,9 +63,9 @@
 #
 #   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests ptxisa verify huge
 #                                     bench gpubench experiments sass cub report fidelity
-#                                     sanitize litmus tune issue appprofile simspeed scaling
+#                                     sanitize litmus tune issue appprofile simspeed scaling cubfid
 #                                     (default: build and all but prebuilt, litmus, tune,
-#                                     issue, appprofile, simspeed and scaling)
+#                                     issue, appprofile, simspeed, scaling and cubfid)
 #
 # Every command of the GPU stages runs under a time limit (`limit`), so no
 # stage can hang; a kernel's own waits give up with SL_ERR_TIMEOUT first.
@@ -635,6 +638,11 @@ do_fidelity() {
 do_appprofile() {
     timeout -k 10 500 bash "$root/tools/app-profile.sh" "$build" "$out"
 }
+# CUB's scan launches under Nsight Compute (tools/fidelity-cub.sh): nvcc,
+# then ncu, within its own 110 s; bounded likewise.
+do_cubfid() {
+    timeout -k 10 150 bash "$root/tools/fidelity-cub.sh" "$build" "$out"
+}
 do_issue() {
     timeout -k 10 400 bash "$root/tools/issue-profile.sh" "$build" "$out"
 }
@@ -662,6 +670,7 @@ for st in $stages; do
     report) stage report do_report || status=1 ;;
     fidelity) stage fidelity do_fidelity || status=1 ;;
     issue) stage issue do_issue || status=1 ;;
+    cubfid) stage cubfid do_cubfid || status=1 ;;
     appprofile) stage appprof do_appprofile || status=1 ;;
     tune) stage tune do_tune || status=1 ;;
     *) echo "unknown stage $st" >&2; exit 2 ;;

@@ -98,6 +98,15 @@ def case_ok_json():
     expect(ls[0]["kernel"].startswith("block_scan(") and ls[0]["grid"] == [4, 1, 1] and ls[0]["block"] == [256, 1, 1],
            "the first launch's kernel, grid and block: %s" % ls[0], res)
     expect(ls[0]["barriers"] > 0 and ls[0]["instructions"] > 0, "the first launch's counts", res)
+    # loads and stores apart, each a conflict-free warp access of 4-byte
+    # words: per block of 8 warps, 9 stores each (the tile, then one per
+    # step of the 8); loads: the neighbour at each step by the warps with a
+    # lane at or past it (5 x 8 + 7 + 6 + 4), the own word at each step (8
+    # x 8), the result (8) and the block's total (1); 4 blocks
+    split = [ls[0][k] for k in ("shared_load_wavefronts", "shared_store_wavefronts", "shared_load_conflicts",
+                                "shared_store_conflicts", "global_poll_sectors", "global_atom_sectors")]
+    expect(split == [4 * 130, 4 * 72, 0, 0, 0, 0] and split[0] + split[1] == ls[0]["shared_wavefronts"],
+           "the first launch's shared wavefronts loads and stores apart: %s" % split, res)
 
 
 def case_ok_schedules():
