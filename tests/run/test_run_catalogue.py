@@ -24,7 +24,7 @@ TIMEOUT = 300
 SCANLAB = os.environ.get("SCANLAB", "")
 SHARED = os.environ.get("SCANLAB_SHARED_CUDART", "")
 
-# The whole catalogue on the two types of the issue, at 0, 1, an odd size
+# The whole catalogue on i32 and f64, at 0, 1, an odd size
 # inside one block and a size over several blocks and tiles.
 TYPES = ["i32", "f64"]
 SIZES = ["0", "1", "1001", "5000"]
@@ -76,8 +76,11 @@ def on_sim(verify_args):
 
 def check_record(record, res, what):
     """The runtime's record: launches ran, none stopped, no finding, no call refused."""
-    with open(record, encoding="utf-8") as f:
-        doc = json.load(f)
+    try:
+        with open(record, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise CaseFailed("%s: scanlab run's record %s is not readable (%s)\n%s" % (what, record, e, describe(*res)))
     ls = doc["launches"]
     expect(ls, "%s: the CUDA backend's kernels ran on the simulator (no launch recorded)" % what, res)
     expect(doc["findings"] == 0 and not any(l["stopped"] or l["findings"] or l["races"] for l in ls),
@@ -107,7 +110,8 @@ def compare_tables(args, skips=frozenset()):
     """verify on the CUDA backend under scanlab run and on sim, the same
     selection and seed: every sim line has an identical CUDA line (verdict,
     sizes checked, eta of the float add scans), and every line passed but
-    the CUDA lines in skips. Returns the CUDA-only lines and the launches."""
+    the CUDA lines in skips. Returns the sim lines, the keys of the
+    CUDA-only lines and the launches of the CUDA run."""
     with tempfile.TemporaryDirectory() as d:
         record = os.path.join(d, "run.json")
         cuda = on_cuda(args + ["--json"], record)
@@ -187,6 +191,8 @@ def case_bitwise(seed):
                     outs = {}
                     for backend in ("cuda", "sim"):
                         out = os.path.join(d, "%s.npy" % backend)
+                        if os.path.exists(out):  # never the previous case's output
+                            os.remove(out)
                         args = ["--algo", algo, "--type", "f64", "--op", "add", "--input", inp, "--output", out,
                                 "--fail-on-skip"] + (["--exclusive"] if exclusive else [])
                         record = os.path.join(d, "run.json")
