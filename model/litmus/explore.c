@@ -258,17 +258,23 @@ static int outcome_cmp(const void *a, const void *b, void *n)
 static unsigned sort_named;
 static int outcome_cmp_q(const void *a, const void *b) { return outcome_cmp(a, b, &sort_named); }
 
+struct ptx_module *lit_module(lit_test *t, char *err, size_t errlen)
+{
+    char *ptx = lit_ptx(t, err, errlen);
+    if (!ptx)
+        return NULL;
+    ptx_module *m = model_ptx_load(ptx, strlen(ptx), t->path, err, errlen);
+    free(ptx);
+    return m;
+}
+
 int lit_explore(lit_test *t, unsigned max_turns, lit_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->all = true;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    char *ptx = lit_ptx(t, err, errlen);
-    if (!ptx)
-        return -1;
-    ptx_module *m = model_ptx_load(ptx, strlen(ptx), t->path, err, errlen);
-    free(ptx);
+    ptx_module *m = lit_module(t, err, errlen);
     if (!m)
         return -1;
     const int entry = model_ptx_entry(m, "litmus", err, errlen);

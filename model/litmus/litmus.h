@@ -92,6 +92,11 @@ int lit_reg_index(lit_thread *th, const char *name, bool create);
  * NULL with a message in err when an instruction cannot be translated
  * (t->unsupported is set then). */
 char *lit_ptx(lit_test *t, char *err, size_t errlen);
+/* The test's kernel (lit_ptx) loaded into the simulator's PTX front end,
+ * or NULL with a message in err (model/litmus/explore.c: the GPU runner,
+ * which compiles this header without the simulator, never calls it). */
+struct ptx_module;
+struct ptx_module *lit_module(lit_test *t, char *err, size_t errlen);
 /* How a column names location i: [%base+4 i] in the kernel above; [%a<i>],
  * a register holding its address, in the GPU campaign's kernel
  * (tools/litmus_gpu), where every instance of a test has locations of its

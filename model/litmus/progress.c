@@ -220,11 +220,7 @@ int lit_progress_run(lit_test *t, const lit_popts *o, lit_presult *r, char *err,
     const double t0 = now();
     if (lit_progress_check(t, err, errlen) < 0)
         return -1;
-    char *ptx = lit_ptx(t, err, errlen);
-    if (!ptx)
-        return -1;
-    ptx_module *m = model_ptx_load(ptx, strlen(ptx), t->path, err, errlen);
-    free(ptx);
+    ptx_module *m = lit_module(t, err, errlen);
     if (!m)
         return -1;
     const size_t bytes = sizeof(rawbuf) + RAW_CAP * sizeof(lit_praw);
