@@ -50,7 +50,11 @@
 #                on another GPU), litmus-run.log the runner's own output,
 #                litmus-observed.json the comparison as JSON,
 #                litmus-weak-{fence,scope}.log the same against the
-#                deliberately weakened models (recorded, not judged)
+#                deliberately weakened models (recorded, not judged);
+#                litmus-progress.log the progress tests (tests/litmus/progress)
+#                on the GPU with bounded spins against scanlab's progress
+#                models (tools/progress_observed.py), litmus-progress-x{1,4}.json
+#                the runs (docs/data/litmus-progress-h100.json)
 #   sanitize-*.log compute-sanitizer's memcheck, racecheck and synccheck over
 #                every kernel of the catalogue (scanlab verify on cuda)
 #
@@ -63,8 +67,9 @@
 #
 #   tools/gpu-check.sh [stage ...]    stages: build prebuilt test gputests ptxisa verify huge
 #                                     bench gpubench experiments sass cub report fidelity
-#                                     sanitize litmus tune issue appprofile simspeed scaling cubfid
-#                                     (default: build and all but prebuilt, litmus, tune,
+#                                     sanitize litmus progress tune issue appprofile simspeed
+#                                     scaling cubfid (default: build and all but prebuilt,
+#                                     litmus, progress, tune,
 #                                     issue, appprofile, simspeed, scaling and cubfid)
 #
 # Every command of the GPU stages runs under a time limit (`limit`), so no
@@ -231,6 +236,17 @@ PY
 # LITMUS_SECONDS bounds the runner (default 330 s). At the defaults a test
 # stops at 5*10^6 runs, or after 4 s once it has 10^6: the 42 tests take
 # at most about 3 minutes unless 10^6 runs of one take longer.
+# tools/litmus_gpu into $1, by nvcc as a host compiler: the runner's
+# sources with the project's litmus parser and translation.
+build_litmus_runner() {
+    echo "== nvcc: tools/litmus_gpu with model/litmus and verify/formats/json.c"
+    if ! nvcc -O2 -cudart none -I"$root" -o "$1" "$root"/tools/litmus_gpu/{main,driver,kernel,place,outcomes}.c \
+        "$root"/model/litmus/{parse,ptxgen}.c "$root"/verify/formats/json.c -ldl -lm; then
+        echo "!! the runner does not build"
+        return 1
+    fi
+}
+
 do_litmus() {
     local bin=$build/litmus_gpu s=$build/scanlab rc=0 name=litmus-gpu.json json w
     local tests=("$root"/tests/litmus/tests/*.litmus)
@@ -240,12 +256,7 @@ do_litmus() {
     mkdir -p "$build"
     {
         nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
-        echo "== nvcc: tools/litmus_gpu with model/litmus and verify/formats/json.c"
-        if ! nvcc -O2 -cudart none -I"$root" -o "$bin" "$root"/tools/litmus_gpu/{main,driver,kernel,place,outcomes}.c \
-            "$root"/model/litmus/{parse,ptxgen}.c "$root"/verify/formats/json.c -ldl -lm; then
-            echo "!! the runner does not build"
-            return 1
-        fi
+        build_litmus_runner "$bin" || return 1
         echo "== litmus_gpu --out $json ${LITMUS_ARGS:-} (${#tests[@]} tests)"
         # word splitting of LITMUS_ARGS is wanted: several options
         limit "${LITMUS_SECONDS:-330}" "$bin" --out "$json" ${LITMUS_ARGS:-} "${tests[@]}"
@@ -288,6 +299,42 @@ PY
             echo "exit $? (1: the GPU's outcomes include one the weakened model forbids)"
         } >"$out/litmus-weak-$w.log" 2>&1
     done
+    do_litmus_progress "$bin" || rc=1
+    return $rc
+}
+
+# The progress tests (tests/litmus/progress) on this GPU: each test's
+# threads in CTAs of their own, started as dispatched, every loop bounded
+# (PROGRESS_BOUND label visits a thread, default 2^18, far more than any
+# of them needs once the thread it waits for runs); on a grid the GPU
+# holds at once and on one four times that, where a CTA may wait for a
+# slot. tools/progress_observed.py holds the spins that reached the bound
+# against scanlab's verdicts: one obe says terminates is a finding.
+# litmus-progress-x1.json, -x4.json the runs; litmus-progress.log the
+# comparison.
+do_progress() {
+    mkdir -p "$build"
+    build_litmus_runner "$build/litmus_gpu" >"$out/litmus-progress-run.log" 2>&1 || return 1
+    do_litmus_progress "$build/litmus_gpu"
+}
+
+do_litmus_progress() {
+    local bin=$1 f rc=0
+    local tests=("$root"/tests/litmus/progress/*.litmus)
+    for f in 1 4; do
+        {
+            echo "== litmus_gpu --progress ${PROGRESS_BOUND:-262144} --oversubscribe $f (${#tests[@]} tests)"
+            limit 240 "$bin" --out "$out/litmus-progress-x$f.json" --progress "${PROGRESS_BOUND:-262144}" \
+                --oversubscribe "$f" --seconds 3 "${tests[@]}"
+            echo "exit $?"
+        } >>"$out/litmus-progress-run.log" 2>&1
+    done
+    {
+        echo "== tools/progress_observed.py scanlab litmus-progress-x1.json litmus-progress-x4.json"
+        python3 "$root"/tools/progress_observed.py "$build"/scanlab "$out"/litmus-progress-x{1,4}.json
+        echo "exit $?"
+    } >"$out/litmus-progress.log" 2>&1
+    grep -q '^exit 0$' "$out/litmus-progress.log" || rc=1
     return $rc
 }
 
@@ -658,6 +705,7 @@ for st in $stages; do
     scaling) stage scaling do_scaling || status=1 ;;
     sanitize) stage sanitize do_sanitize || status=1 ;;
     litmus) stage litmus do_litmus || status=1 ;;
+    progress) stage progress do_progress || status=1 ;;
     test) stage test do_test || status=1 ;;
     verify) stage verify do_verify || status=1 ;;
     huge) stage huge do_huge || status=1 ;;

@@ -23,7 +23,7 @@
 #include "tap.h"
 #include "tools/litmus_gpu/campaign.h"
 
-static const char *scanlab, *runner, *tests_dir, *fake_driver;
+static const char *scanlab, *runner, *tests_dir, *fake_driver, *progress_dir;
 static char tmpdir[] = "/tmp/test_litmus_gpu.XXXXXX";
 
 static lit_test *load(const char *name)
@@ -141,7 +141,7 @@ static void test_histogram_grows(void **state)
 
 static void write_doc(const char *path, lg_record *recs, unsigned n)
 {
-    lg_meta m = {"test", "no GPU", "2026-11-27T00:00:00Z", 0, 0, 1, 256, 16, 1, 64, 8, 20000, 1000, true};
+    lg_meta m = {"test", "no GPU", "2026-11-27T00:00:00Z", 0, 0, 1, 256, 16, 1, 64, 8, 20000, 0, 1, 1000, true};
     assert_int_equal(lg_write_json(path, &m, recs, n), 0);
     char partial[1100];
     snprintf(partial, sizeof partial, "%s.partial", path);
@@ -271,23 +271,23 @@ static void test_inexpressible(void **state)
     lit_test *t = parse_text("PTX L\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
                              " st.relaxed.gpu x, 1 | LOOP: ;\n | ld.relaxed.gpu r1, x ;\n"
                              " | bne r1, 1, LOOP ;\nexists (P1:r1 == 1)\n");
-    assert_non_null(strstr(lg_inexpressible(t), "loop"));
+    assert_non_null(strstr(lg_inexpressible(t, false), "loop"));
     lg_results r;
     lg_result_layout(t, &r);
     char err[600];
-    assert_null(lg_kernel_ptx(t, &r, err, sizeof err));
+    assert_null(lg_kernel_ptx(t, &r, false, err, sizeof err));
     lit_free(t);
     t = parse_text("PTX B\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
                    " bar.sync 0 | bar.sync 0 ;\n bar.sync 0 | ld.weak r1, x ;\nexists (P1:r1 == 1)\n");
-    assert_non_null(strstr(lg_inexpressible(t), "different numbers of barriers"));
+    assert_non_null(strstr(lg_inexpressible(t, false), "different numbers of barriers"));
     lit_free(t);
     t = parse_text("PTX G\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n"
                    " st.relaxed.sys x, 1 | ld.relaxed.sys r1, x ;\nexists (P1:r1 == 1)\n");
-    assert_non_null(strstr(lg_inexpressible(t), "several GPUs"));
+    assert_non_null(strstr(lg_inexpressible(t, false), "several GPUs"));
     lit_free(t);
     /* a forward branch is fine */
     t = load("MP+weak-data+rel+acq");
-    assert_null(lg_inexpressible(t));
+    assert_null(lg_inexpressible(t, false));
     lit_free(t);
 }
 
@@ -312,7 +312,7 @@ static void test_kernels(void **state)
         assert_int_equal(lit_parse_file(path, &t, err, sizeof err), 0);
         lg_results r;
         lg_result_layout(&t, &r);
-        char *ptx = lg_kernel_ptx(&t, &r, err, sizeof err);
+        char *ptx = lg_kernel_ptx(&t, &r, false, err, sizeof err);
         if (!ptx)
             fail_msg("%s: no kernel: %s", path, err);
         made++;
@@ -343,6 +343,62 @@ static void test_kernels(void **state)
     printf("# %u kernels made, %u assembled by ptxas\n", made, assembled);
     if (!ptxas)
         skip();
+}
+
+/* A progress run's kernels (tests/litmus/progress): a test with a loop is
+ * one the ordinary campaign skips; bounded, each label of each thread is
+ * followed by the count of its visits and a way out to the thread's H
+ * block, the start has no wait, and ptxas (where found) assembles it. */
+static void test_progress_kernels(void **state)
+{
+    (void)state;
+    char list[1200];
+    snprintf(list, sizeof list, "ls %s/*.litmus", progress_dir);
+    FILE *ls = popen(list, "r");
+    assert_non_null(ls);
+    const char *ptxas = access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ? "/usr/local/cuda/bin/ptxas" : NULL;
+    unsigned made = 0, loops = 0;
+    char path[1024];
+    while (fgets(path, sizeof path, ls)) {
+        path[strcspn(path, "\n")] = 0;
+        static lit_test t;
+        char err[600];
+        assert_int_equal(lit_parse_file(path, &t, err, sizeof err), 0);
+        lg_results r;
+        lg_result_layout(&t, &r);
+        const char *why = lg_inexpressible(&t, false);
+        char *ptx = lg_kernel_ptx(&t, &r, true, err, sizeof err);
+        if (!ptx)
+            fail_msg("%s: no bounded kernel: %s", path, err);
+        made++;
+        if (why && strstr(why, "loop")) {
+            loops++;
+            if (!strstr(ptx, "setp.ge.u32 %hp, %spin, %bound;\n    @%hp bra H"))
+                fail_msg("%s: a loop without its bound:\n%s", path, ptx);
+        }
+        for (unsigned k = 0; k < t.nthreads; k++) {
+            char label[16];
+            snprintf(label, sizeof label, "\nH%u:\n", k);
+            assert_non_null(strstr(ptx, label));
+        }
+        assert_non_null(strstr(ptx, "    bra.uni GO;\n"));
+        if (ptxas) {
+            char file[1200], cmd[3000];
+            snprintf(file, sizeof file, "%s/p.ptx", tmpdir);
+            FILE *f = fopen(file, "w");
+            assert_non_null(f);
+            fputs(ptx, f);
+            fclose(f);
+            snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 '%s' -o /dev/null", ptxas, file);
+            if (system(cmd) != 0)
+                fail_msg("%s: ptxas rejects its bounded kernel", path);
+        }
+        free(ptx);
+        lit_free(&t);
+    }
+    pclose(ls);
+    assert_true(made >= 10 && loops >= 8);
+    printf("# %u progress kernels made, %u with loops%s\n", made, loops, ptxas ? ", assembled by ptxas" : "");
 }
 
 /* Without a driver the runner says so (exit 2); bad usage is exit 2. */
@@ -440,6 +496,29 @@ static void test_runner_fake_driver(void **state)
     }
     assert_non_null(strstr(text, "\"test\":\"spin\""));
     assert_non_null(strstr(text, "a loop"));
+    assert_null(strstr(text, "hung_threads"));
+    /* a progress run takes the loop, on a grid twice what the GPU holds,
+     * and records the bound and the threads that reached it (none: the
+     * stand-in runs nothing) */
+    setenv("LITMUS_GPU_DRIVER", fake_driver, 1);
+    char pdoc[1200];
+    snprintf(pdoc, sizeof pdoc, "%s.progress", doc);
+    rc = test_run_cli(runner, (const char *const[]){"--out", pdoc, "--runs", "1000", "--seed", "7", "--progress",
+                                                     "4096", "--oversubscribe", "2", loop, NULL},
+                      &out, &err);
+    unsetenv("LITMUS_GPU_DRIVER");
+    if (rc != 0)
+        fail_msg("exit %d:\n%s\n%s", rc, out, err);
+    assert_non_null(strstr(out, "1 tests run, 0 skipped"));
+    free(out);
+    free(err);
+    f = fopen(pdoc, "r");
+    assert_non_null(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    assert_non_null(strstr(text, "\"loop_bound\":4096,\"oversubscribe\":2"));
+    assert_true(number_after(text, "\"runs\":") >= 1000);
+    assert_int_equal(number_after(text, "\"hung_threads\":"), 0);
     /* the fill word is no outcome of the model: scanlab names it */
     rc = test_run_cli(scanlab, (const char *const[]){"litmus", "--observed", doc, mp, rmw, NULL}, &out, &err);
     assert_int_equal(rc, 1);
@@ -455,16 +534,18 @@ int main(void)
     runner = getenv("LITMUS_GPU");
     tests_dir = getenv("LITMUS_TESTS");
     fake_driver = getenv("LITMUS_FAKE_DRIVER");
-    if (!scanlab || !runner || !tests_dir || !fake_driver || !mkdtemp(tmpdir)) {
-        fprintf(stderr, "test_litmus_gpu: needs SCANLAB, LITMUS_GPU, LITMUS_TESTS and LITMUS_FAKE_DRIVER\n");
+    progress_dir = getenv("LITMUS_PROGRESS");
+    if (!scanlab || !runner || !tests_dir || !fake_driver || !progress_dir || !mkdtemp(tmpdir)) {
+        fprintf(stderr, "test_litmus_gpu: needs SCANLAB, LITMUS_GPU, LITMUS_TESTS, LITMUS_PROGRESS and "
+                        "LITMUS_FAKE_DRIVER\n");
         return 1;
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_histogram_states), cmocka_unit_test(test_location_states),
         cmocka_unit_test(test_histogram_grows),  cmocka_unit_test(test_observed_by_scanlab),
         cmocka_unit_test(test_placement),        cmocka_unit_test(test_inexpressible),
-        cmocka_unit_test(test_kernels),          cmocka_unit_test(test_runner_without_gpu),
-        cmocka_unit_test(test_runner_fake_driver),
+        cmocka_unit_test(test_kernels),          cmocka_unit_test(test_progress_kernels),
+        cmocka_unit_test(test_runner_without_gpu), cmocka_unit_test(test_runner_fake_driver),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[200];

@@ -29,7 +29,9 @@ enum {
     LG_P_LINE_WORDS, /* words from one line to the next (>= 32: a warp's lanes a word each) */
     LG_P_SPIN,       /* bound of the start's wait, in polls */
     LG_P_TIMEOUTS,   /* written by the kernel: threads whose wait ran out */
-    LG_P_WORDS = 8
+    LG_P_LOOP_BOUND, /* progress runs: label visits a testing thread may make */
+    LG_P_HUNG,       /* written by the kernel: testing threads that reached it */
+    LG_P_WORDS
 };
 
 /* Where the condition's registers go in an instance's result record. */
@@ -41,16 +43,23 @@ void lg_result_layout(const lit_test *t, lg_results *r);
 
 /* ---- kernel.c ---- */
 /* Why the campaign cannot run t (a static text), or NULL: what the model
- * does not cover, a loop (a spin could last forever on the GPU), barriers
- * passed a different number of times by the threads of a CTA. */
-const char *lg_inexpressible(const lit_test *t);
+ * does not cover, a loop (a spin could last forever on the GPU) unless
+ * loops are bounded (a progress run), barriers passed a different number
+ * of times by the threads of a CTA. */
+const char *lg_inexpressible(const lit_test *t, bool bounded_loops);
 /* The campaign's kernel for t as PTX (malloc'ed), entry "litmus_gpu",
  * params (mem, out, roles, addr, sync, scratch, params), every one a u64
  * pointer: the test's columns as lit_ptx_column translates them, each
  * location's address taken from the instance's row of addr, around them
  * the stress, the start and the stores of the results. NULL with a
- * message in err. */
-char *lg_kernel_ptx(lit_test *t, const lg_results *r, char *err, size_t errlen);
+ * message in err.
+ * bounded_loops (a progress run, docs/deadlock.md): the threads of an
+ * instance start as they are dispatched, without waiting for each other
+ * (whether one may wait forever for another is the question), and a
+ * thread that has visited its labels LG_P_LOOP_BOUND times in all stops
+ * there, counts itself in LG_P_HUNG and stores its registers: a spin that
+ * did not end within the bound. */
+char *lg_kernel_ptx(lit_test *t, const lg_results *r, bool bounded_loops, char *err, size_t errlen);
 
 /* ---- place.c ---- */
 typedef struct {
@@ -126,6 +135,7 @@ typedef struct {
     char name[96], file[512];
     char skipped[200]; /* non-empty: why it was not run */
     uint64_t runs, launches, timeouts;
+    uint64_t hung; /* progress runs: testing threads stopped at the loop bound */
     unsigned instances; /* per launch */
     double seconds;
     lg_outcome *out; /* most frequent first */
@@ -142,6 +152,7 @@ typedef struct {
     int driver, sms;
     uint64_t seed;
     unsigned block, grid, stride, stress_iters, pre_iters, spin;
+    unsigned loop_bound, oversubscribe; /* a progress run's bound (0: not one); grid / resident CTAs */
     uint64_t runs_wanted;
     bool complete; /* every test done (false while the campaign runs) */
 } lg_meta;

@@ -55,7 +55,7 @@ static unsigned barriers_of(const lit_thread *th)
     return n;
 }
 
-const char *lg_inexpressible(const lit_test *t)
+const char *lg_inexpressible(const lit_test *t, bool bounded_loops)
 {
     if (t->unsupported[0])
         return t->unsupported;
@@ -73,7 +73,7 @@ const char *lg_inexpressible(const lit_test *t)
                 const size_t n = strlen(target);
                 ahead |= is_label(th->insn[i]) && strncmp(th->insn[i], target, n) == 0 && th->insn[i][n] == ':';
             }
-            if (!ahead)
+            if (!ahead && !bounded_loops)
                 return "a backward branch or an unknown label (a loop: on the GPU a spin could last forever)";
         }
         const unsigned b = barriers_of(th);
@@ -145,7 +145,7 @@ static void prologue(FILE *f, unsigned nlocs)
  * one to the instance's word and polls it until all have (at most
  * LG_P_SPIN polls, a timeout counted), so that they begin together. The
  * word is nothing the test reads, and relaxed: it orders nothing. */
-static void start(FILE *f, const lit_test *t, const lg_results *r)
+static void start(FILE *f, const lit_test *t, const lg_results *r, bool bounded_loops)
 {
     fprintf(f, "    sub.u32 %%role, %%role, 1;\n    and.b32 %%k, %%role, %u;\n    shr.u32 %%inst, %%role, 3;\n",
             LIT_MAX_THREADS - 1);
@@ -156,6 +156,8 @@ static void start(FILE *f, const lit_test *t, const lg_results *r)
         fprintf(f, "    ld.global.u32 %%x, [%%ptr+%u];\n    mul.wide.u32 %%off, %%x, 4;\n"
                    "    add.u64 %%a%u, %%base, %%off;\n",
                 4 * l, l);
+    if (bounded_loops) /* a progress run: each thread starts when it is dispatched */
+        fprintf(f, "    bra.uni GO;\n");
     param_ptr(f, "%ptr", "p_sync");
     fprintf(f, "    mul.wide.u32 %%off, %%inst, 4;\n    add.u64 %%ptr, %%ptr, %%off;\n"
                "    atom.relaxed.gpu.global.add.u32 %%x, [%%ptr], 1;\n"
@@ -172,9 +174,24 @@ static void start(FILE *f, const lit_test *t, const lg_results *r)
     fprintf(f, "    ret;\n");
 }
 
-char *lg_kernel_ptx(lit_test *t, const lg_results *r, char *err, size_t errlen)
+/* Thread k's column, each of its labels ("Lk_NAME:") followed by a count
+ * of the thread's label visits: at LG_P_LOOP_BOUND the thread leaves for
+ * Hk. A forward label is visited once, so only a loop reaches the bound. */
+static void bounded_column(FILE *f, const char *col, unsigned k)
 {
-    const char *why = lg_inexpressible(t);
+    for (const char *line = col; *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t n = end ? (size_t)(end - line + 1) : strlen(line);
+        fwrite(line, 1, n, f);
+        if (line[0] == 'L' && n >= 2 && line[n - (end ? 2 : 1)] == ':')
+            fprintf(f, "    add.u32 %%spin, %%spin, 1;\n    setp.ge.u32 %%hp, %%spin, %%bound;\n    @%%hp bra H%u;\n", k);
+        line += n;
+    }
+}
+
+char *lg_kernel_ptx(lit_test *t, const lg_results *r, bool bounded_loops, char *err, size_t errlen)
+{
+    const char *why = lg_inexpressible(t, bounded_loops);
     if (why) {
         snprintf(err, errlen, "%s: %s", t->path, why);
         return NULL;
@@ -202,13 +219,22 @@ char *lg_kernel_ptx(lit_test *t, const lg_results *r, char *err, size_t errlen)
         fprintf(f, ".visible .entry litmus_gpu(.param .u64 p_mem, .param .u64 p_out, .param .u64 p_roles,\n"
                    "    .param .u64 p_addr, .param .u64 p_sync, .param .u64 p_scratch, .param .u64 p_params)\n{\n");
         prologue(f, t->nlocs);
-        start(f, t, r);
+        if (bounded_loops)
+            fprintf(f, "    .reg .pred %%hp;\n    .reg .b32 %%spin, %%bound;\n");
+        start(f, t, r, bounded_loops);
         for (unsigned k = 0; k < t->nthreads; k++) {
             const lit_thread *th = &t->th[k];
             fprintf(f, "T%u:\n", k);
             for (unsigned j = 0; j < th->nregs; j++)
                 fprintf(f, "    mov.u32 %%v%u, %lld;\n", k * LIT_MAX_REGS + j, (long long)th->reg_init[j]);
-            fputs(col[k], f);
+            if (bounded_loops) {
+                fprintf(f, "    mov.u32 %%spin, 0;\n    ld.global.u32 %%bound, [%%params+%d];\n", 4 * LG_P_LOOP_BOUND);
+                bounded_column(f, col[k], k);
+                fprintf(f, "    bra.uni R%u;\nH%u:\n    red.relaxed.gpu.global.add.u32 [%%params+%d], 1;\nR%u:\n", k, k,
+                        4 * LG_P_HUNG, k);
+            } else {
+                fputs(col[k], f);
+            }
             for (unsigned n = 0; n < t->nnamed; n++)
                 if (t->named[n].kind == LIT_T_REG && t->named[n].thread == (int)k)
                     fprintf(f, "    st.global.u32 [%%out+%d], %%v%u;\n", 4 * r->slot[n],

@@ -35,6 +35,10 @@ static const char usage[] =
     "  --pre-iters N      stress accesses of each testing thread before its start (default 8)\n"
     "  --spin N           polls a testing thread waits for its instance at the start (default 20000)\n"
     "  --ptx DIR          write each test's kernel to DIR/NAME.ptx and stop (no GPU needed)\n"
+    "  --progress N       a progress run (docs/deadlock.md): loops allowed, each testing thread stopped\n"
+    "                     after N label visits and counted as hung; threads start as dispatched\n"
+    "  --oversubscribe F  a grid of F times the CTAs the GPU holds at once (default 1): the test's\n"
+    "                     CTAs may wait for a slot while others of their instance run\n"
     "Exit status: 0 done; 1 a test failed to run or has fewer runs than asked (at most 10^6);\n"
     "2 bad usage, a file that is not a litmus test, or no GPU.\n";
 
@@ -43,6 +47,7 @@ typedef struct {
     unsigned long long runs, seed;
     double seconds;
     unsigned block, instances, stride, stress, pre, spin;
+    unsigned loop_bound, oversubscribe; /* --progress (0: not a progress run), --oversubscribe */
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -69,7 +74,7 @@ static int number(const char *opt, const char *s, unsigned long long lo, unsigne
 /* Parses the options; returns the index of the first test, or -1 (exit 2). */
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){"litmus-gpu.json", NULL, 5000000, 0, 4.0, 256, 0, 1, 64, 8, 20000};
+    *o = (options){"litmus-gpu.json", NULL, 5000000, 0, 4.0, 256, 0, 1, 64, 8, 20000, 0, 1};
     bool seeded = false;
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
@@ -116,6 +121,12 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (strcmp(a, "--pre-iters") == 0) {
             rc = number(a, v, 0, 100000, &x);
             o->pre = (unsigned)x;
+        } else if (strcmp(a, "--progress") == 0) {
+            rc = number(a, v, 16, 100000000, &x);
+            o->loop_bound = (unsigned)x;
+        } else if (strcmp(a, "--oversubscribe") == 0) {
+            rc = number(a, v, 1, 16, &x);
+            o->oversubscribe = (unsigned)x;
         } else if (strcmp(a, "--spin") == 0) {
             rc = number(a, v, 1, 10000000, &x);
             o->spin = (unsigned)x;
@@ -148,7 +159,7 @@ static double now(void)
 }
 
 /* --ptx: each test's kernel into dir, no GPU. */
-static int write_kernels(const char *dir, lit_test *tests, unsigned n)
+static int write_kernels(const char *dir, lit_test *tests, unsigned n, bool bounded_loops)
 {
     int rc = 0;
     mkdir(dir, 0777);
@@ -157,9 +168,10 @@ static int write_kernels(const char *dir, lit_test *tests, unsigned n)
         lg_results r;
         lg_result_layout(t, &r);
         char err[700];
-        char *ptx = lg_kernel_ptx(t, &r, err, sizeof err);
+        char *ptx = lg_kernel_ptx(t, &r, bounded_loops, err, sizeof err);
         if (!ptx) {
-            printf("%s: skipped: %s\n", t->name, lg_inexpressible(t) ? lg_inexpressible(t) : err);
+            const char *why = lg_inexpressible(t, bounded_loops);
+            printf("%s: skipped: %s\n", t->name, why ? why : err);
             continue;
         }
         char path[4200];
@@ -188,14 +200,15 @@ typedef struct {
 static int run_test(campaign *c, lit_test *t, lg_record *rec, char *err, size_t errlen)
 {
     const options *o = c->o;
-    const char *why = lg_inexpressible(t);
+    const bool progress = o->loop_bound > 0;
+    const char *why = lg_inexpressible(t, progress);
     if (why) {
         snprintf(rec->skipped, sizeof rec->skipped, "%s", why);
         return 0;
     }
     lg_results r;
     lg_result_layout(t, &r);
-    char *ptx = lg_kernel_ptx(t, &r, err, errlen);
+    char *ptx = lg_kernel_ptx(t, &r, progress, err, errlen);
     if (!ptx && t->unsupported[0]) { /* an instruction the model does not cover either */
         snprintf(rec->skipped, sizeof rec->skipped, "%s", t->unsupported);
         return 0;
@@ -208,8 +221,9 @@ static int run_test(campaign *c, lit_test *t, lg_record *rec, char *err, size_t 
     }
     free(ptx);
     const unsigned sms = (unsigned)lg_gpu_sms(c->gpu);
-    /* every CTA resident at once: the start's wait then always ends */
-    lg_geometry g = {sms * (unsigned)(per_sm > 0 ? per_sm : 1), o->block, o->instances, o->stride};
+    /* every CTA resident at once: the start's wait then always ends (a
+     * progress run, which has no such wait, may ask for more) */
+    lg_geometry g = {sms * (unsigned)(per_sm > 0 ? per_sm : 1) * o->oversubscribe, o->block, o->instances, o->stride};
     c->grid_used = g.grid;
     const unsigned long long room = (unsigned long long)g.grid * lg_cta_capacity(&g) / t->nthreads;
     if (!g.instances)
@@ -250,6 +264,7 @@ static int run_test(campaign *c, lit_test *t, lg_record *rec, char *err, size_t 
         params[LG_P_LINES] = 1u << lg_below(&c->rng, 7); /* 1 .. 64 lines */
         params[LG_P_LINE_WORDS] = LINE_WORDS;
         params[LG_P_SPIN] = o->spin;
+        params[LG_P_LOOP_BOUND] = o->loop_bound;
         if (lg_gpu_put(c->gpu, LG_BUF_ROLES, L.roles, words[LG_BUF_ROLES], err, errlen) < 0 ||
             lg_gpu_put(c->gpu, LG_BUF_ADDR, L.addr, words[LG_BUF_ADDR], err, errlen) < 0 ||
             lg_gpu_put(c->gpu, LG_BUF_MEM, L.mem, L.mem_words, err, errlen) < 0 ||
@@ -271,6 +286,7 @@ static int run_test(campaign *c, lit_test *t, lg_record *rec, char *err, size_t 
         rec->runs += placed;
         rec->launches++;
         rec->timeouts += params[LG_P_TIMEOUTS];
+        rec->hung += params[LG_P_HUNG];
     }
     rec->seconds = now() - t0;
     if (lg_record_outcomes(rec, t, &h) < 0 && rc == 0) {
@@ -295,6 +311,8 @@ static void print_record(const lg_record *rec)
     for (unsigned k = 0; k < rec->nout; k++)
         printf("  %-40s %12llu%s\n", rec->out[k].state, (unsigned long long)rec->out[k].count,
                rec->out[k].body ? "  <- the condition's body" : "");
+    if (rec->hung)
+        printf("  %llu testing threads stopped at the loop bound (hung)\n", (unsigned long long)rec->hung);
     if (rec->timeouts)
         printf("  %llu testing threads started without waiting for their instance (bounded wait)\n",
                (unsigned long long)rec->timeouts);
@@ -313,7 +331,7 @@ static int run_campaign(campaign *c, int argc, char **argv, int first, lit_test 
     const time_t wall = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&wall));
     lg_meta m = {command, lg_gpu_name(c->gpu), date, lg_gpu_driver_version(c->gpu), lg_gpu_sms(c->gpu), o->seed,
-                 o->block, 0, o->stride, o->stress, o->pre, o->spin, o->runs, false};
+                 o->block, 0, o->stride, o->stress, o->pre, o->spin, o->loop_bound, o->oversubscribe, o->runs, false};
     printf("litmus_gpu: %s (%d multiprocessors, driver %d), seed %llu, %u tests -> %s\n", m.device, m.sms, m.driver,
            o->seed, n, o->out);
     int status = 0;
@@ -376,7 +394,7 @@ int main(int argc, char **argv)
         }
     campaign c = {&o, NULL, o.seed, 0};
     if (status == 0 && o.ptx_dir)
-        status = write_kernels(o.ptx_dir, tests, n);
+        status = write_kernels(o.ptx_dir, tests, n, o.loop_bound > 0);
     else if (status == 0 && !(c.gpu = lg_gpu_open(err, sizeof err))) {
         fprintf(stderr, "litmus_gpu: %s\n", err);
         status = 2;

@@ -184,6 +184,10 @@ static void write_doc(FILE *f, const lg_meta *m, const lg_record *recs, unsigned
     json_uint(&w, "stress_iterations", m->stress_iters);
     json_uint(&w, "pre_stress_iterations", m->pre_iters);
     json_uint(&w, "start_spin_bound", m->spin);
+    if (m->loop_bound) { /* a progress run */
+        json_uint(&w, "loop_bound", m->loop_bound);
+        json_uint(&w, "oversubscribe", m->oversubscribe);
+    }
     json_end_object(&w);
     /* a test the campaign ran; --observed finds it by "name" and reads up
      * to the next "name", so nothing else here is called that */
@@ -199,6 +203,8 @@ static void write_doc(FILE *f, const lg_meta *m, const lg_record *recs, unsigned
         json_uint(&w, "launches", r->launches);
         json_uint(&w, "instances_per_launch", r->instances);
         json_uint(&w, "start_timeouts", r->timeouts);
+        if (m->loop_bound)
+            json_uint(&w, "hung_threads", r->hung);
         json_double(&w, "seconds", r->seconds);
         json_begin_array(&w, "outcomes");
         for (unsigned k = 0; k < r->nout; k++) {
