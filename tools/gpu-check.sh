@@ -441,7 +441,7 @@ bench_json() {
 # one, then times copy, CUB and the scans interleaved (median of 25 unless
 # --reps). Tables for reading in gpubench.log, JSON for the docs.
 # GPUBENCH_SETS selects among the sets below (default: all of them).
-want_set() { case " ${GPUBENCH_SETS:-main-incl main-excl sizes latency ops repeat above-2g apps apps-sizes sort-sizes-i32 apps-above-2g} " in *" $1 "*) return 0 ;; esac; return 1; }
+want_set() { case " ${GPUBENCH_SETS:-main-incl main-excl sizes latency ops repeat above-2g apps apps-sizes select-32bit-bounds sort-sizes-i32 apps-above-2g} " in *" $1 "*) return 0 ;; esac; return 1; }
 do_gpubench() {
     local rc=0 all=i32,f32,i64,f64
     bench_dir=$out/gpubench
@@ -466,6 +466,8 @@ do_gpubench() {
             --type $all --n 2^24 --reps 10 || rc=1; }
         want_set apps-sizes && { bench_json apps-sizes 900 --algo compact,partition --type $all \
             --n 2^20,2^22,2^24,2^26,2^28,2^30 || rc=1; }
+        want_set select-32bit-bounds && { bench_json select-32bit-bounds 300 --algo compact,partition --type $all \
+            --n 2^20,2^24,2^28 --repeat 10 || rc=1; }
         # (each size's output is first checked against the host's sort of it: minutes at 2^30)
         want_set sort-sizes-i32 && { bench_json sort-sizes-i32 300 --algo radix-sort --type i32 \
             --n 2^20,2^22,2^26,2^28 --repeat 5 || rc=1; }

@@ -59,12 +59,16 @@ SL_DEVICE void SL_KN(sel_tile)(const T *in, T *out, uint64_t *count_out, size_t 
     const size_t tile = LD(ticket, 0), base = tile * tile_elems;
     T x[SL_TILE_MAXI];
     SL_KN(tile_load)(in, base, n, items, stage, x);
-    /* 1. thread t holds elements first + k */
+    /* 1. thread t holds elements first + k for k < have: all its items
+     * but in the last tile. The bound is taken once, in 32 bits: a 64-bit
+     * test of first + k < n on every item cost a quarter of the pass's
+     * instructions for 8-byte types (docs/performance.md). */
     const size_t first = base + (size_t)threadIdx.x * items;
+    const unsigned have = first >= n ? 0u : n - first < items ? (unsigned)(n - first) : items;
     uint32_t flags = 0, c = 0;
     SL_UNROLL
     for (unsigned k = 0; k < SL_TILE_MAXI; k++)
-        if (k < items && first + k < n && SL_KN(sel_keep)(x[k])) {
+        if (k < have && SL_KN(sel_keep)(x[k])) {
             flags |= 1u << k;
             c++;
         }
@@ -77,22 +81,26 @@ SL_DEVICE void SL_KN(sel_tile)(const T *in, T *out, uint64_t *count_out, size_t 
     uint32_t r = rank, o = threadIdx.x * items - rank; /* kept and not kept before the thread's items */
     SL_UNROLL
     for (unsigned k = 0; k < SL_TILE_MAXI; k++)
-        if (k < items) {
+        if (k < have) {
             if ((flags >> k) & 1u)
                 ST(buf, r++, x[k]);
-            else if (SL_SEL_PARTITION && first + k < n)
+            else if (SL_SEL_PARTITION)
                 ST(buf, total + o++, x[k]);
         }
     SYNCTHREADS();
-    const size_t valid = n - base < tile_elems ? n - base : tile_elems;
-    const size_t outs = SL_SEL_PARTITION ? valid : total;
-    const size_t others_before = base - (size_t)before; /* not kept, in the tiles before */
-    for (size_t q = threadIdx.x; q < outs; q += blockDim.x) {
+    /* the outputs in 32-bit tile positions from two bases: the kept from
+     * out + before up, the others (partition) from the last place not
+     * taken by the tiles before down */
+    const uint32_t valid = n - base < tile_elems ? (uint32_t)(n - base) : (uint32_t)tile_elems;
+    const uint32_t outs = SL_SEL_PARTITION ? valid : total;
+    const size_t kept_at = (size_t)before;
+    const size_t others_at = n - 1 - (base - (size_t)before); /* base - before: not kept, in the tiles before */
+    for (uint32_t q = threadIdx.x; q < outs; q += blockDim.x) {
         const T v = LD(buf, q);
         if (q < total)
-            ST(out, (size_t)before + q, v);
+            ST(out, kept_at + q, v);
         else
-            ST(out, n - 1 - (others_before + (q - total)), v);
+            ST(out, others_at - (q - total), v);
     }
     if (threadIdx.x == 0 && tile + 1 == ts.tiles)
         ST(count_out, 0, (uint64_t)before + total);

@@ -312,7 +312,7 @@ static const mutant mutants[] = {
     {.name = "sel-publish-early", .control = "sel", .category = "look-back: count published before counting",
      .change = "the tile's count published (as 0) before its elements are counted",
      .signal = SIG_RACE, .args = "--n 64,100,1000 --block 32 --param 1", .file = "tests/mutants/sel_family.cuh",
-     .site = {{NULL, "ST(out, (size_t)before + q, v);", 0}}, .blind = "--n 1,2,17,31,32 --block 32 --param 1",
+     .site = {{NULL, "ST(out, kept_at + q, v);", 0}}, .blind = "--n 1,2,17,31,32 --block 32 --param 1",
      .why = "tile 0 publishes an inclusive prefix of 0, which tile 1 takes: both write their kept "
             "elements from out[0], two blocks' unordered stores to one word (a race) once both keep "
             "some (two full tiles of 32); blind on one tile"},
