@@ -662,8 +662,11 @@ static int parse_file(const char *path, bool progress, lit_test *t, char *err, s
     char *buf = test_text(path, t, err, errlen);
     if (!buf)
         return -1;
-    int rc = progress && lit_alloy_recognise(buf) ? lit_alloy_parse(buf, path, t, err, errlen)
-                                                  : lit_parse(buf, path, t, err, errlen);
+    const bool alloy = lit_alloy_recognise(buf);
+    int rc = progress && alloy ? lit_alloy_parse(buf, path, t, err, errlen) : lit_parse(buf, path, t, err, errlen);
+    if (rc < 0 && !progress && alloy)
+        snprintf(err, errlen, "%s: a progress test of Sorensen et al.'s suite (THREAD0 ...), with no final "
+                 "condition: scanlab deadlock --litmus reads it", path);
     free(buf);
     if (rc < 0)
         lit_free(t);

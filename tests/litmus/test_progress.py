@@ -123,6 +123,13 @@ bad_tests = {
     "plain-store": "PTX Q\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n ld r0, 1 | st x, 1 ;\nexists (x == 1)\n",
     "nine-threads": "PTX N\n{ x=0; }\n " + " | ".join("P%d@cta %d,gpu 0" % (k, k) for k in range(9)) +
                     " ;\nexists (x == 1)\n",
+    # Sorensen et al.'s format (tests/litmus/published/progress), wrong in each way it can be
+    "alloy-operands": "THREAD0\natomic_store(0)\n",
+    "alloy-unknown": "THREAD0\natomic_load(0,1)\n",
+    "alloy-label": "THREAD0\natomic_chk_branch(0,0,2)\n",
+    "alloy-order": "THREAD0\natomic_store(0,1)\nTHREAD2\natomic_store(0,1)\n",
+    "alloy-address": "THREAD0\natomic_store(16,1)\n",
+    "alloy-value": "THREAD0\natomic_store(0,-1)\n",
 }
 for name, text in bad_tests.items():
     open(os.path.join(tmp, name + ".litmus"), "w").write(text)
