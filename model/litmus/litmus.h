@@ -74,6 +74,17 @@ typedef struct {
  * t->unsupported set. */
 int lit_parse(const char *text, const char *path, lit_test *t, char *err, size_t errlen);
 int lit_parse_file(const char *path, lit_test *t, char *err, size_t errlen);
+/* The same for a progress test (scanlab deadlock --litmus): a file in the
+ * format above, or one of Sorensen et al.'s tests (alloy.c), told apart by
+ * its content. */
+int lit_parse_progress_file(const char *path, lit_test *t, char *err, size_t errlen);
+
+/* Sorensen et al.'s progress tests (OOPSLA 2021 artifact, alloy.c): whether
+ * text is one (its first line THREADk), and the test it is, its threads
+ * T0, T1... each in a block of its own (0, or -1 with "path:line: message"
+ * in err). */
+bool lit_alloy_recognise(const char *text);
+int lit_alloy_parse(const char *text, const char *path, lit_test *t, char *err, size_t errlen);
 
 /* The whole file at path, NUL-terminated (malloc'ed; its length, the NUL
  * aside, in *len), or NULL with *why: LIT_READ_OPEN (errno says why),

@@ -630,7 +630,8 @@ char *lit_read_text(const char *path, size_t max, size_t *len, int *why)
     return buf;
 }
 
-int lit_parse_file(const char *path, lit_test *t, char *err, size_t errlen)
+/* The text of the file at path, or NULL with the message in err (t cleared). */
+static char *test_text(const char *path, lit_test *t, char *err, size_t errlen)
 {
     size_t len;
     int why;
@@ -645,19 +646,41 @@ int lit_parse_file(const char *path, lit_test *t, char *err, size_t errlen)
             snprintf(err, errlen, "%s: out of memory", path);
         else
             snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
     if (memchr(buf, 0, len)) {
         free(buf);
         memset(t, 0, sizeof *t);
         snprintf(err, errlen, "%s: a NUL byte: not a litmus test", path);
-        return -1;
+        return NULL;
     }
-    int rc = lit_parse(buf, path, t, err, errlen);
+    return buf;
+}
+
+static int parse_file(const char *path, bool progress, lit_test *t, char *err, size_t errlen)
+{
+    char *buf = test_text(path, t, err, errlen);
+    if (!buf)
+        return -1;
+    const bool alloy = lit_alloy_recognise(buf);
+    int rc = progress && alloy ? lit_alloy_parse(buf, path, t, err, errlen) : lit_parse(buf, path, t, err, errlen);
+    if (rc < 0 && !progress && alloy)
+        snprintf(err, errlen, "%s: a progress test of Sorensen et al.'s suite (THREAD0 ...), with no final "
+                 "condition: scanlab deadlock --litmus reads it", path);
     free(buf);
     if (rc < 0)
         lit_free(t);
     return rc;
+}
+
+int lit_parse_file(const char *path, lit_test *t, char *err, size_t errlen)
+{
+    return parse_file(path, false, t, err, errlen);
+}
+
+int lit_parse_progress_file(const char *path, lit_test *t, char *err, size_t errlen)
+{
+    return parse_file(path, true, t, err, errlen);
 }
 
 void lit_free(lit_test *t)

@@ -4,7 +4,9 @@
  * allows terminates. The schedule search (model_search_run) explores
  * every interleaving of the threads' turns and hands over each transition;
  * the graph of states it reached is then searched, per model and
- * fairness, for a fair cycle: an infinite execution the model allows. */
+ * fairness, for a fair cycle: an infinite execution the model allows.
+ * A test is either in the litmus format or one of Sorensen et al.'s
+ * (alloy.c, lit_parse_progress_file). */
 #ifndef SCANLAB_LITMUS_PROGRESS_H
 #define SCANLAB_LITMUS_PROGRESS_H
 
@@ -73,9 +75,11 @@ typedef struct {
  * strong fairness never terminates: 1 with a lasso in *out (its prefix a
  * shortest path into a fair component, its cycle scheduling every thread
  * the model requires there), 0 when every such execution terminates, -1
- * when out of memory. Weak fairness: a thread in the fair set at every
- * state of the cycle is scheduled in it; strong: a thread in the fair set
- * at some state of the cycle is. */
+ * when out of memory. The conditions are Sorensen et al.'s (docs/deadlock.md,
+ * "What each model guarantees"). Weak fairness: a thread in the fair set
+ * at every state of the cycle is scheduled in it; strong: every turn a
+ * thread of the fair set can take at a state of the cycle is taken in it
+ * (progress_strong.c). */
 int lit_pgraph_nonterm(const lit_pgraph *g, lit_pmodel m, bool strong, lit_lasso *out);
 void lit_pgraph_free(lit_pgraph *g);
 

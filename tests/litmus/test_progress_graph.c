@@ -1,10 +1,11 @@
 /* The fair-cycle analysis of progress litmus tests (model/litmus/
- * progress_graph.c, progress_cycles.c) on graphs written by hand, where the answer of each
- * model follows from its definition: the fair sets, a spin found under
- * obe and not under the models that must schedule the thread it waits
- * for, a cycle that changes the state (missed by the weakened analysis),
- * and a graph on which weak and strong fairness disagree; then the
- * project's progress tests explored with snapshots and with processes.
+ * progress_graph.c, progress_cycles.c, progress_strong.c) on graphs written
+ * by hand, where the answer of each model follows from its definition: the
+ * fair sets, a spin found under obe and not under the models that must
+ * schedule the thread it waits for, a cycle that changes the state (missed
+ * by the weakened analysis) on which weak and strong fairness disagree, and
+ * a trap that strong fairness cannot leave; then the project's progress
+ * tests explored with snapshots and with processes.
  *
  *   test_progress_graph TESTS_DIR */
 #include <glob.h>
@@ -81,14 +82,17 @@ static void test_spin_on_later(void **state)
 }
 
 /* Two threads that hand a value back and forth for ever (100 -0-> 101
- * -1-> 100), and may each leave (to 102, 103): a fair cycle that changes
- * the state, so it does not terminate under fair; the weakened analysis,
- * which counts only turns that change nothing, misses it. */
+ * -1-> 100), and may each leave (to 102, 103) and then end (104): a fair
+ * cycle that changes the state, so it does not terminate under weak
+ * fairness; the weakened analysis, which counts only turns that change
+ * nothing, misses it. Under strong fairness it terminates: the turns that
+ * leave are possible at states the cycle visits for ever, so they are
+ * taken. */
 static void test_livelock(void **state)
 {
     (void)state;
     lit_praw raw[] = {
-        {100, 101, 0, 0}, {101, 100, 1, 0}, {100, 102, 1, 2}, {101, 103, 0, 1},
+        {100, 101, 0, 0}, {101, 100, 1, 0}, {100, 102, 1, 2}, {101, 103, 0, 1}, {102, 104, 0, 3}, {103, 104, 1, 3},
     };
     lit_pgraph g;
     build(&g, 2, raw, sizeof raw / sizeof raw[0]);
@@ -96,29 +100,40 @@ static void test_livelock(void **state)
     assert_int_equal(lit_pgraph_nonterm(&g, LIT_PM_FAIR, false, &l), 1);
     assert_int_equal(l.nprefix, 0);
     assert_int_equal(l.ncycle, 2);
-    assert_int_equal(lit_pgraph_nonterm(&g, LIT_PM_FAIR, true, &l), 1);
+    assert_int_equal(lit_pgraph_nonterm(&g, LIT_PM_FAIR, true, &l), 0);
     lit_pgraph_weaken(LIT_WEAKEN_CYCLES);
     assert_int_equal(lit_pgraph_nonterm(&g, LIT_PM_FAIR, false, &l), 0);
+    lit_pgraph_weaken(LIT_WEAKEN_FAIRNESS); /* every cycle allowed, under strong fairness too */
+    assert_int_equal(lit_pgraph_nonterm(&g, LIT_PM_FAIR, true, &l), 1);
     lit_pgraph_weaken(0);
     lit_pgraph_free(&g);
 }
 
-/* A cycle of thread 0's turns through a state where thread 1 has
- * finished and one where it has not (a graph no test makes, since a
- * finished thread stays finished, but the one that tells the two
- * fairness conditions apart): thread 1 is in fair's set infinitely
- * often and never scheduled (strong: not fair), yet never continuously
- * (weak: fair). */
-static void test_weak_and_strong(void **state)
+/* From the start, thread 1 can end the test with thread 0 (100 -1-> 105
+ * -0-> 106); thread 0 first leads into states 101 and 102 that the two
+ * threads change for ever with no way out: a trap, where a strongly fair
+ * execution stays, taking every turn of every state in it. The lasso: the
+ * turn into it, then a cycle through all four of its turns. */
+static void test_strong_trap(void **state)
 {
     (void)state;
-    lit_praw raw[] = {{100, 101, 0, 2}, {101, 100, 0, 0}};
+    lit_praw raw[] = {
+        {100, 101, 0, 0}, {101, 102, 0, 0}, {102, 101, 1, 0}, {101, 101, 1, 0}, {102, 102, 0, 0},
+        {100, 105, 1, 2}, {105, 106, 0, 3},
+    };
     lit_pgraph g;
     build(&g, 2, raw, sizeof raw / sizeof raw[0]);
     lit_lasso l;
-    assert_int_equal(lit_pgraph_nonterm(&g, LIT_PM_FAIR, false, &l), 1);
-    assert_int_equal(l.ncycle, 2);
-    assert_int_equal(lit_pgraph_nonterm(&g, LIT_PM_FAIR, true, &l), 0);
+    for (int strong = 0; strong < 2; strong++) {
+        assert_int_equal(lit_pgraph_nonterm(&g, LIT_PM_FAIR, strong, &l), 1);
+        assert_int_equal(l.nprefix, 1);
+        assert_int_equal(l.prefix[0], 0);
+    }
+    assert_int_equal(l.ncycle, 4);
+    const int8_t cycle[4] = {0, 0, 1, 1};
+    assert_memory_equal(l.cycle, cycle, 4);
+    /* hsa schedules thread 0 alone: from 101 and 102 its turns stay there */
+    assert_int_equal(lit_pgraph_nonterm(&g, LIT_PM_HSA, true, &l), 1);
     lit_pgraph_free(&g);
 }
 
@@ -185,7 +200,7 @@ int main(int argc, char **argv)
     tests_dir = argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fair_sets),       cmocka_unit_test(test_spin_on_later),
-        cmocka_unit_test(test_livelock),        cmocka_unit_test(test_weak_and_strong),
+        cmocka_unit_test(test_livelock),        cmocka_unit_test(test_strong_trap),
         cmocka_unit_test(test_acyclic),         cmocka_unit_test(test_fork_and_snapshot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,10 +19,12 @@
 
 static const char usage[] =
     "usage: scanlab deadlock --litmus [--model M[,M...]|all] [--fairness weak|strong|both] [--budget S]\n"
-    "                        [--json[=FILE]] TEST.litmus...\n"
+    "                        [--json[=FILE]] TEST...\n"
     "Explores every interleaving of each progress litmus test's threads (PTX, herd/Dat3M format,\n"
-    "one thread a block) and says, for each progress model (obe, lobe, hsa, hsa+obe, fair) and for\n"
-    "weak and strong fairness, whether every execution the model allows terminates. When one does\n"
+    "one thread a block; or a test of Sorensen et al.'s suite, THREAD0 then atomic_store,\n"
+    "atomic_chk_branch and atomic_exch_branch lines, told by its content) and says, for each\n"
+    "progress model (obe, lobe, hsa, hsa+obe, fair) and for weak and strong fairness, whether\n"
+    "every execution the model allows terminates. When one does\n"
     "not, it prints one: a prefix from the start, then a cycle the threads repeat for ever (a spin,\n"
     "or threads that keep changing values in a loop), in which every thread the model must schedule\n"
     "is scheduled.\n"
@@ -231,7 +233,7 @@ int deadlock_litmus_main(int argc, char **argv)
      * refused at once, with nothing printed for the others */
     for (; rc == CLI_EXIT_OK && parsed < nfiles; parsed++) {
         char err[600];
-        if (lit_parse_file(argv[files[parsed]], &t[parsed], err, sizeof err) < 0 ||
+        if (lit_parse_progress_file(argv[files[parsed]], &t[parsed], err, sizeof err) < 0 ||
             lit_progress_check(&t[parsed], err, sizeof err) < 0) {
             rc = cli_usage_error("deadlock: --litmus: %s", err);
             parsed++;

@@ -263,7 +263,9 @@ static sl_status progress_text(report_section *s)
                           "livelock) in the graph of the test's states. Outside them: weak memory within the "
                           "search (a load there sees the newest store), and livelocks in the catalogue's kernels "
                           "(their search ends a path at a state seen before). The published progress litmus "
-                          "tests (Sorensen et al., OOPSLA 2021) are not in the tree and are not run here.");
+                          "tests (Sorensen et al., OOPSLA 2021: 483 tests, tests/litmus/published/progress) are "
+                          "held against their published verdicts by the test progress_published "
+                          "(docs/deadlock.md), not run here.");
 }
 
 static sl_status verdict_tables(report_section *s, const lit_row *rows, size_t n, const char *dir)
