@@ -241,7 +241,7 @@ PY
 build_litmus_runner() {
     echo "== nvcc: tools/litmus_gpu with model/litmus and verify/formats/json.c"
     if ! nvcc -O2 -cudart none -I"$root" -o "$1" "$root"/tools/litmus_gpu/{main,driver,kernel,place,outcomes}.c \
-        "$root"/model/litmus/{parse,ptxgen}.c "$root"/verify/formats/json.c -ldl -lm; then
+        "$root"/model/litmus/{parse,ptxgen,alloy}.c "$root"/verify/formats/json.c -ldl -lm; then
         echo "!! the runner does not build"
         return 1
     fi
@@ -329,9 +329,21 @@ do_litmus_progress() {
             echo "exit $?"
         } >>"$out/litmus-progress-run.log" 2>&1
     done
+    # every tenth test of the published suite (tests/litmus/published/progress),
+    # oversubscribed, where the GPU can show a test not terminating
+    local pub=()
+    mapfile -t pub < <(ls "$root"/tests/litmus/published/progress/*/*.txt | sort | awk 'NR % 10 == 1')
     {
-        echo "== tools/progress_observed.py scanlab litmus-progress-x1.json litmus-progress-x4.json"
-        python3 "$root"/tools/progress_observed.py "$build"/scanlab "$out"/litmus-progress-x{1,4}.json
+        echo "== litmus_gpu --progress ${PROGRESS_BOUND:-262144} --oversubscribe 4 (${#pub[@]} published tests)"
+        limit 300 "$bin" --out "$out/litmus-progress-published.json" --progress "${PROGRESS_BOUND:-262144}" \
+            --oversubscribe 4 --runs 200000 --seconds 1 "${pub[@]}"
+        echo "exit $?"
+    } >>"$out/litmus-progress-run.log" 2>&1
+    {
+        echo "== tools/progress_observed.py scanlab litmus-progress-x1.json litmus-progress-x4.json" \
+            "litmus-progress-published.json"
+        python3 "$root"/tools/progress_observed.py "$build"/scanlab "$out"/litmus-progress-x{1,4}.json \
+            "$out"/litmus-progress-published.json
         echo "exit $?"
     } >"$out/litmus-progress.log" 2>&1
     grep -q '^exit 0$' "$out/litmus-progress.log" || rc=1

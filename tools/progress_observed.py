@@ -37,12 +37,15 @@ def load_runs(paths):
             print("progress_observed: %s is not a progress run (no loop_bound)" % p, file=sys.stderr)
             sys.exit(2)
         for t in d.get("tests", []):
-            r = runs.setdefault(t["file"], {"name": t["name"], "runs": 0, "hung": 0, "configs": []})
+            # a published test is named by its file (2_threads_3_instructions/10.txt): the suite
+            # reuses its numbers in each configuration
+            name = "/".join(t["file"].split("/")[-2:]) if t["file"].endswith(".txt") else t["name"]
+            r = runs.setdefault(t["file"], {"name": name, "runs": 0, "hung": 0, "configs": []})
             r["runs"] += t["runs"]
             r["hung"] += t["hung_threads"]
             r["configs"].append("x%d: %d/%d" % (config.get("oversubscribe", 1), t["hung_threads"], t["runs"]))
         for s in d.get("skipped", []):
-            print("  %-24s skipped on the GPU: %s" % (s["test"], s["reason"]))
+            print("  %-34s skipped on the GPU: %s" % (s["test"], s["reason"]))
     return runs
 
 
@@ -72,16 +75,16 @@ def main():
         sys.exit("progress_observed: no test was run")
     v = verdicts(args[0], sorted(runs))
     findings = 0
-    print("%-24s %12s %12s  %s" % ("test", "runs", "hung", "terminates (weak): " + " / ".join(MODELS)))
+    print("%-34s %12s %12s  %s" % ("test", "runs", "hung", "terminates (weak): " + " / ".join(MODELS)))
     for f in sorted(runs):
         r = runs[f]
         m = v.get(f)
         if m is None:
-            print("%-24s not answered by scanlab" % r["name"])
+            print("%-34s not answered by scanlab" % r["name"])
             findings += 1
             continue
         line = " / ".join("yes" if m[k] else "no" for k in MODELS)
-        print("%-24s %12d %12d  %s   (%s)" % (r["name"], r["runs"], r["hung"], line, ", ".join(r["configs"])))
+        print("%-34s %12d %12d  %s   (%s)" % (r["name"], r["runs"], r["hung"], line, ", ".join(r["configs"])))
         if r["hung"] and m[held]:
             print("  FINDING: %d threads of %s spun to the bound on the GPU, which %s says always terminates"
                   % (r["hung"], r["name"], held))

@@ -36,7 +36,8 @@ static const char usage[] =
     "  --spin N           polls a testing thread waits for its instance at the start (default 20000)\n"
     "  --ptx DIR          write each test's kernel to DIR/NAME.ptx and stop (no GPU needed)\n"
     "  --progress N       a progress run (docs/deadlock.md): loops allowed, each testing thread stopped\n"
-    "                     after N label visits and counted as hung; threads start as dispatched\n"
+    "                     after N label visits and counted as hung; threads start as dispatched; the\n"
+    "                     tests may also be Sorensen et al.'s (THREAD0 ...), as deadlock --litmus reads\n"
     "  --oversubscribe F  a grid of F times the CTAs the GPU holds at once (default 1): the test's\n"
     "                     CTAs may wait for a slot while others of their instance run\n"
     "Exit status: 0 done; 1 a test failed to run or has fewer runs than asked (at most 10^6);\n"
@@ -388,7 +389,8 @@ int main(int argc, char **argv)
     int status = 0;
     unsigned parsed = 0;
     for (; parsed < n && status == 0; parsed++)
-        if (lit_parse_file(argv[first + (int)parsed], &tests[parsed], err, sizeof err) < 0) {
+        if ((o.loop_bound ? lit_parse_progress_file : lit_parse_file)(argv[first + (int)parsed], &tests[parsed], err,
+                                                                       sizeof err) < 0) {
             fprintf(stderr, "litmus_gpu: %s\n", err);
             status = 2;
         }
