@@ -113,6 +113,16 @@ bool model_load_defer(const void *base, size_t size, int kind, model_site *site,
  * checked): a point where other threads may run, then the value the memory
  * model allows, written to out. */
 void model_load_bind(const void *p, size_t size, int kind, model_site *site, void *out);
+/* Whether a load or store of kind (not strong) is weak as PTX has it, free
+ * to return or to take in coherence order what the model allows: in a
+ * litmus run (a chooser answers every choice) only; elsewhere a weak access
+ * that is not ordered is a race, reported as such, and reads the newest
+ * value. */
+bool model_weak_free(int kind);
+/* A weak store of size bytes from v at base (PTX's ld/st.weak): kept in the
+ * location's history where model_weak_free, else a plain store. The race
+ * detector sees it as a plain store either way. */
+void model_store_weak(void *base, size_t size, model_site *site, const void *v);
 /* A strong (or volatile) store of size bytes from v to base[i]. */
 void model_store(void *base, long long i, size_t size, int kind, model_site *site, const void *v);
 

@@ -477,7 +477,9 @@ static void mem_write(pctx *c, ptx_insn *in, uint64_t a, size_t size, const unsi
         fail(c->t, c->m, in, MODEL_FIND_OOB, SL_ERR_SIM, "a store to constant memory");
     const int kind = in->sem == PTX_SEM_WEAK ? MODEL_WR : model_kind_of(in, true);
     model_site *s = access_site(c->m, in, c->t, size, kind);
-    if (in->sem == PTX_SEM_WEAK) {
+    if (in->sem == PTX_SEM_WEAK && at.where == WHERE_GLOBAL && model_weak_free(MODEL_WR)) {
+        model_store_weak(at.p, size, s, buf);
+    } else if (in->sem == PTX_SEM_WEAK) {
         void *p = model_access_fast(at.p, 0, size, MODEL_WR, s);
         memcpy(p, buf, size);
     } else {
@@ -556,6 +558,11 @@ static unsigned pending_hit(pctx *c, const ptx_insn *in)
         break;
     case PTX_I_atom:
     case PTX_I_red:
+        /* a relaxed read-modify-write of another location orders nothing
+         * (PTX lets a load pass it); one that acquires or releases does */
+        if (in->sem != PTX_SEM_WEAK && in->sem != PTX_SEM_RELAXED)
+            return all;
+        break;
     case PTX_I_bar:
     case PTX_I_barrier:
     case PTX_I_membar:
@@ -575,11 +582,12 @@ static unsigned pending_hit(pctx *c, const ptx_insn *in)
         break;
     }
     unsigned hit = 0;
-    const bool access = (in->op == PTX_I_ld || in->op == PTX_I_ldu || in->op == PTX_I_st) &&
+    const bool access = (in->op == PTX_I_ld || in->op == PTX_I_ldu || in->op == PTX_I_st || in->op == PTX_I_atom ||
+                         in->op == PTX_I_red) &&
                         (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC);
     uint64_t a = 0, size = 0;
     if (access) {
-        a = address(c, &in->o[in->op == PTX_I_st ? 0 : 1]);
+        a = address(c, &in->o[in->op == PTX_I_st || in->op == PTX_I_red ? 0 : 1]);
         size = (uint64_t)ptx_type_bytes(in->type) * (in->vec ? in->vec : 1);
     }
     for (unsigned k = 0; k < h->npend; k++) {
@@ -619,13 +627,16 @@ static void bind_pending(pctx *c, unsigned hit)
     }
 }
 
-/* A relaxed load of global memory in an explored schedule: left pending
- * (LD_PENDING), or taken now by the model (LD_DONE, its bytes in buf);
- * LD_NOT for any other load. */
+/* A relaxed load of global memory in an explored schedule, or a weak one
+ * in a litmus run (model_weak_free): left pending (LD_PENDING), or taken
+ * now by the model (LD_DONE, its bytes in buf); LD_NOT for any other
+ * load. */
 enum { LD_NOT, LD_DONE, LD_PENDING };
 static int defer_ld(pctx *c, ptx_insn *in, uint64_t a, size_t size, unsigned char *buf)
 {
-    if (!model_L.explore || in->op != PTX_I_ld || (in->sem != PTX_SEM_RELAXED && in->sem != PTX_SEM_VOLATILE) ||
+    const bool weak = in->sem == PTX_SEM_WEAK && model_weak_free(MODEL_RD);
+    if (!model_L.explore || in->op != PTX_I_ld ||
+        (in->sem != PTX_SEM_RELAXED && in->sem != PTX_SEM_VOLATILE && !weak) ||
         (in->space != PTX_SPACE_GLOBAL && in->space != PTX_SPACE_GENERIC))
         return LD_NOT;
     const ploc at = locate(c, in, a, size);
@@ -633,7 +644,7 @@ static int defer_ld(pctx *c, ptx_insn *in, uint64_t a, size_t size, unsigned cha
         return LD_NOT;
     if (c->h->npend == PTX_MAX_PENDING)
         bind_pending(c, 1);
-    const int kind = model_kind_of(in, false);
+    const int kind = weak ? MODEL_RD : model_kind_of(in, false);
     if (!model_load_defer(at.p, size, kind, access_site(c->m, in, c->t, size, kind), buf))
         return LD_DONE;
     c->h->pend[c->h->npend++] = (ppending){in, at.p, (uint32_t)size, kind};
