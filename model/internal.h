@@ -293,8 +293,10 @@ void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, con
 void model_weak_plain_store(uintptr_t p, size_t size);
 /* A load (strong, or weak in a litmus run) of size bytes at p by t: writes
  * the value the memory model lets it return to out and returns the release
- * the chosen store carried (invalid when none, and for a weak load). */
-mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out);
+ * the chosen store carried (invalid when none, and for a weak load). at:
+ * where a weak load stood in program order when it is bound later (NULL:
+ * where t is). */
+mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, const mpos *at, void *out);
 /* The read of a read-modify-write of kind by t at p: the newest store, or
  * in a litmus run any store the model lets it read (one that no store
  * causally before it hides, whose successor in coherence order is not an

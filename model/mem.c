@@ -608,7 +608,7 @@ static void load_checked(mthread *t, const malloc_t *a, uintptr_t p, size_t size
         memcpy(out, (const void *)p, size);
         memset(&rel, 0, sizeof rel);
     } else {
-        rel = model_weak_load(t, p, size, kind, out);
+        rel = model_weak_load(t, p, size, kind, NULL, out);
     }
     load_recorded(t, p, size, kind, site);
     model_hb_read(t, kind, &rel);
@@ -623,7 +623,9 @@ void model_load(const void *base, long long i, size_t size, int kind, model_site
     load_checked(t, a, p, size, kind, site, out);
 }
 
-bool model_load_defer(const void *base, size_t size, int kind, model_site *site, void *out)
+_Static_assert(sizeof(model_at) >= sizeof(mpos), "model_at holds an mpos");
+
+bool model_load_defer(const void *base, size_t size, int kind, model_site *site, void *out, model_at *at)
 {
     mthread *t = (mthread *)model_cur;
     site_first_use(site, size, kind);
@@ -644,10 +646,13 @@ bool model_load_defer(const void *base, size_t size, int kind, model_site *site,
      * happens-before, which no later point of the thread changes before
      * the value is bound (every ordering point binds it first) */
     load_recorded(t, p, size, kind, site);
+    const mpos here = model_pos(t);
+    memset(at, 0, sizeof *at);
+    memcpy(at, &here, sizeof here);
     return true;
 }
 
-void model_load_bind(const void *p, size_t size, int kind, model_site *site, void *out)
+void model_load_bind(const void *p, size_t size, int kind, model_site *site, const model_at *at, void *out)
 {
     mthread *t = (mthread *)model_cur;
     const uintptr_t a = (uintptr_t)p;
@@ -658,7 +663,9 @@ void model_load_bind(const void *p, size_t size, int kind, model_site *site, voi
     }
     if (model_chooser_now)
         model_choice_event(t, a, MODEL_EV_READ);
-    const mrel rel = model_weak_load(t, a, size, kind, out);
+    mpos stood;
+    memcpy(&stood, at, sizeof stood);
+    const mrel rel = model_weak_load(t, a, size, kind, &stood, out);
     model_hb_read(t, kind, &rel);
 }
 

@@ -353,8 +353,9 @@ static void co_before(const mhist *h, unsigned co[HISTORY])
 /* The stores of h a load at c may return (indices into at, the newest
  * last; their number returned): every store that is not before, in
  * coherence order, a store causally before the load, nor (floor, for
- * strong loads: what its thread has observed) one its thread has seen. */
-static unsigned allowed(const mhist *h, uint64_t floor, const mpos *c, unsigned at[HISTORY])
+ * strong loads: what its thread has observed) one its thread has seen;
+ * and none of future (stores the load is causally before). */
+static unsigned allowed(const mhist *h, uint64_t floor, const mpos *c, unsigned at[HISTORY], unsigned future)
 {
     unsigned co[HISTORY], hidden = 0, n = 0;
     co_before(h, co);
@@ -362,7 +363,7 @@ static unsigned allowed(const mhist *h, uint64_t floor, const mpos *c, unsigned 
         if (h->s[j].order <= floor || causally_before(&h->s[j], c))
             hidden |= 1u << j;
     for (unsigned k = 0; k < h->n; k++)
-        if (!(co[k] & hidden))
+        if (!(co[k] & hidden) && !(future >> k & 1))
             at[n++] = k;
     return n;
 }
@@ -402,7 +403,7 @@ mrel model_weak_rmw_read(mthread *t, uintptr_t p, size_t size, int kind, void *o
          * this one already stands there (it read that store) */
         const mpos c = model_pos(t);
         unsigned at[HISTORY], cand[HISTORY], n = 0;
-        const unsigned na = allowed(h, f->order, &c, at);
+        const unsigned na = allowed(h, f->order, &c, at, 0);
         for (unsigned i = 0; i + 1 < na; i++) {
             const unsigned k = at[i];
             const mstore *next = &h->s[k + 1];
@@ -427,7 +428,7 @@ mrel model_weak_rmw_read(mthread *t, uintptr_t p, size_t size, int kind, void *o
     return h->s[pick].rel;
 }
 
-mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out)
+mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, const mpos *stood, void *out)
 {
     mrel none;
     memset(&none, 0, sizeof none);
@@ -448,12 +449,23 @@ mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out)
     mfloor *f = floor_of(t, p, true);
     unsigned pick = h->n - 1;
     if (model_L.explore && h->n > 1) {
-        const mpos c = model_pos(t);
+        /* a weak load bound late takes its value from where it stood: the
+         * stores causally before that place hide older ones, and a store
+         * of another thread that place is causally before (the fences,
+         * releases and barriers it passed) it cannot read */
+        const mpos c = weak && stood ? *stood : model_pos(t);
+        unsigned future = 0;
+        if (weak && stood)
+            for (unsigned k = 1; k < h->n; k++)
+                if (h->s[k].writer.tid != t->gtid && model_hb(stood, &h->s[k].writer))
+                    future |= 1u << k;
         unsigned at[HISTORY];
-        const unsigned na = allowed(h, weak ? 0 : f->order, &c, at);
+        const unsigned na = allowed(h, weak ? 0 : f->order, &c, at, future);
         const bool polling = t->stale_addr == p;
         if (na > 1 && !(polling && t->stale_run >= MAX_STALE_RUN))
             pick = at[model_choose_value(na)];
+        else if (na >= 1)
+            pick = at[na - 1];
         stale_count(t, p, pick < h->n - 1);
     }
     memcpy(out, h->s[pick].val, size);

@@ -50,6 +50,7 @@ typedef struct {
     unsigned char *p;
     uint32_t size;
     int kind;
+    model_at at; /* where it stood */
 } ppending;
 
 typedef struct {
@@ -539,34 +540,40 @@ static bool uses_reg(const ptx_insn *in, int32_t slot)
 }
 
 /* Which pending loads (a bit each) must be bound before in runs (NULL: the
- * end of a body). */
+ * end of a body). A weak pending load (litmus runs) passes fences,
+ * atomics, acquires and releases: its value is chosen from where it stood
+ * (model_load_bind), and no acquire pattern begins with a weak load. */
 static unsigned pending_hit(pctx *c, const ptx_insn *in)
 {
     const pthread_hdr *h = c->h;
     const unsigned all = (1u << h->npend) - 1;
     if (!in)
         return all;
+    unsigned strong = 0;
+    for (unsigned k = 0; k < h->npend; k++)
+        if (h->pend[k].kind & MODEL_STRONG)
+            strong |= 1u << k;
+    unsigned hit = 0;
     switch (in->op) {
     case PTX_I_ld:
     case PTX_I_ldu:
-        if (in->sem != PTX_SEM_WEAK && in->sem != PTX_SEM_VOLATILE && in->sem != PTX_SEM_RELAXED)
-            return all;
-        break;
     case PTX_I_st:
         if (in->sem != PTX_SEM_WEAK && in->sem != PTX_SEM_VOLATILE && in->sem != PTX_SEM_RELAXED)
-            return all;
+            hit = strong;
         break;
     case PTX_I_atom:
     case PTX_I_red:
         /* a relaxed read-modify-write of another location orders nothing
          * (PTX lets a load pass it); one that acquires or releases does */
         if (in->sem != PTX_SEM_WEAK && in->sem != PTX_SEM_RELAXED)
-            return all;
+            hit = strong;
+        break;
+    case PTX_I_membar:
+    case PTX_I_fence:
+        hit = strong;
         break;
     case PTX_I_bar:
     case PTX_I_barrier:
-    case PTX_I_membar:
-    case PTX_I_fence:
     case PTX_I_shfl:
     case PTX_I_vote:
     case PTX_I_match:
@@ -581,7 +588,6 @@ static unsigned pending_hit(pctx *c, const ptx_insn *in)
     default:
         break;
     }
-    unsigned hit = 0;
     const bool access = (in->op == PTX_I_ld || in->op == PTX_I_ldu || in->op == PTX_I_st || in->op == PTX_I_atom ||
                          in->op == PTX_I_red) &&
                         (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC);
@@ -622,7 +628,7 @@ static void bind_pending(pctx *c, unsigned hit)
         h->npend--;
         hit = (hit & ((1u << k) - 1)) | (hit >> (k + 1)) << k;
         unsigned char buf[64];
-        model_load_bind(q.p, q.size, q.kind, site_of(c->m, q.in, c->t), buf);
+        model_load_bind(q.p, q.size, q.kind, site_of(c->m, q.in, c->t), &q.at, buf);
         ld_result(c, q.in, buf);
     }
 }
@@ -645,9 +651,10 @@ static int defer_ld(pctx *c, ptx_insn *in, uint64_t a, size_t size, unsigned cha
     if (c->h->npend == PTX_MAX_PENDING)
         bind_pending(c, 1);
     const int kind = weak ? MODEL_RD : model_kind_of(in, false);
-    if (!model_load_defer(at.p, size, kind, access_site(c->m, in, c->t, size, kind), buf))
+    model_at stood;
+    if (!model_load_defer(at.p, size, kind, access_site(c->m, in, c->t, size, kind), buf, &stood))
         return LD_DONE;
-    c->h->pend[c->h->npend++] = (ppending){in, at.p, (uint32_t)size, kind};
+    c->h->pend[c->h->npend++] = (ppending){in, at.p, (uint32_t)size, kind, stood};
     return LD_PENDING;
 }
 
