@@ -21,7 +21,13 @@
  * has not seen, that do not happen before it, and that no read happening
  * before it observed (PTX's Coherence axiom orders only writes related by
  * causality; 2+2W). Memory keeps the value of the last store in that
- * order. */
+ * order. The history's order is total, but a load is held back only by the
+ * stores PTX orders (co_before): morally strong ones, ones of one thread,
+ * and ones causally related.
+ *
+ * In a litmus run (model_weak_free) weak stores enter the history too, and
+ * weak loads and atomics have the freedom PTX gives them
+ * (docs/memory-model.md, "Weak accesses in litmus runs"). */
 #include <stdlib.h>
 #include <string.h>
 
