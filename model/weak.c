@@ -111,11 +111,20 @@ static mhist *find(uintptr_t addr, bool create)
     return &hist[i];
 }
 
+/* Where the write of the read-modify-write that just read goes: right
+ * after the store it read (set by model_weak_rmw_read, taken by the
+ * write; nothing runs between the two). */
+static struct {
+    uintptr_t addr; /* 0: after every store */
+    unsigned at;
+} rmw_after;
+
 void model_weak_reset(void)
 {
     free(hist);
     hist = NULL;
     hist_cap = hist_used = 0;
+    rmw_after.addr = 0;
 }
 
 static void append(mhist *h, const mstore *st)
@@ -231,14 +240,6 @@ static unsigned place(const mhist *h, const mthread *t, uint64_t floor)
     const unsigned k = model_choose_place(n + 1);
     return k == 0 ? h->n : at[k - 1];
 }
-
-/* Where the write of the read-modify-write that just read goes: right
- * after the store it read (set by model_weak_rmw_read, taken by the
- * write; nothing runs between the two). */
-static struct {
-    uintptr_t addr; /* 0: after every store */
-    unsigned at;
-} rmw_after;
 
 void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, const void *v, const mrel *rel,
                       unsigned how)
