@@ -275,23 +275,35 @@ void model_shadow_access(mthread *t, uintptr_t addr, uint32_t size, int kind, in
 void model_shadow_sets_reset(void);
 
 /* weak.c: store histories of the weak memory model */
-/* A strong store (or, rmw, an atomic's write) of size bytes at p by t,
- * carrying rel; old holds the bytes it overwrote (the first store of a
- * location in a launch makes them the location's initial value). In an
- * explored schedule a store that is not an atomic's may take its place in
- * coherence order before stores not causally before it; memory at p then
- * gets back the last store's value. */
+/* How a store enters a history (model_weak_store). */
+enum {
+    MODEL_WEAK_STRONG = 0, /* a strong store */
+    MODEL_WEAK_RMW = 1,    /* an atomic's write: right after the store its read returned */
+    MODEL_WEAK_PLAIN = 2,  /* a weak store of a litmus run (docs/memory-model.md) */
+};
+/* A store (how: MODEL_WEAK_*) of size bytes at p by t, carrying rel; old
+ * holds the bytes it overwrote (the first store of a location in a launch
+ * makes them the location's initial value). In an explored schedule a
+ * store that is not an atomic's may take its place in coherence order
+ * before stores not causally before it; memory at p then gets back the
+ * last store's value. */
 void model_weak_store(mthread *t, uintptr_t p, size_t size, const void *old, const void *v, const mrel *rel,
-                      bool rmw);
+                      unsigned how);
 /* A plain store over [p, p + size): strong histories there end. */
 void model_weak_plain_store(uintptr_t p, size_t size);
-/* A strong load of size bytes at p by t: writes the value the memory model
- * lets it return to out and returns the release the chosen store carried
- * (invalid when none). */
-mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, void *out);
-/* The release the newest store of p carried (a read-modify-write of kind
- * reads the newest value). */
-mrel model_weak_newest(mthread *t, uintptr_t p, size_t size, int kind);
+/* A load (strong, or weak in a litmus run) of size bytes at p by t: writes
+ * the value the memory model lets it return to out and returns the release
+ * the chosen store carried (invalid when none, and for a weak load). at:
+ * where a weak load stood in program order when it is bound later (NULL:
+ * where t is). */
+mrel model_weak_load(mthread *t, uintptr_t p, size_t size, int kind, const mpos *at, void *out);
+/* The read of a read-modify-write of kind by t at p: the newest store, or
+ * in a litmus run any store the model lets it read (one that no store
+ * causally before it hides, whose successor in coherence order is not an
+ * atomic's write morally strong with it that read it); its value goes to
+ * out and the release it carried is returned. The atomic's write
+ * (model_weak_store, MODEL_WEAK_RMW) then goes right after it. */
+mrel model_weak_rmw_read(mthread *t, uintptr_t p, size_t size, int kind, void *out);
 /* Forgets every history (a new launch). */
 void model_weak_reset(void);
 

@@ -608,7 +608,7 @@ static void load_checked(mthread *t, const malloc_t *a, uintptr_t p, size_t size
         memcpy(out, (const void *)p, size);
         memset(&rel, 0, sizeof rel);
     } else {
-        rel = model_weak_load(t, p, size, kind, out);
+        rel = model_weak_load(t, p, size, kind, NULL, out);
     }
     load_recorded(t, p, size, kind, site);
     model_hb_read(t, kind, &rel);
@@ -623,7 +623,9 @@ void model_load(const void *base, long long i, size_t size, int kind, model_site
     load_checked(t, a, p, size, kind, site, out);
 }
 
-bool model_load_defer(const void *base, size_t size, int kind, model_site *site, void *out)
+_Static_assert(sizeof(model_at) >= sizeof(mpos), "model_at holds an mpos");
+
+bool model_load_defer(const void *base, size_t size, int kind, model_site *site, void *out, model_at *at)
 {
     mthread *t = (mthread *)model_cur;
     site_first_use(site, size, kind);
@@ -633,7 +635,7 @@ bool model_load_defer(const void *base, size_t size, int kind, model_site *site,
      * and not in a schedule search, whose snapshots hold no pending load;
      * acquires and atomics order what follows them, so they are never late */
     const bool late = model_L.explore && model_L.ordering && !a->shared && !model_search_active() &&
-                      size <= 16 && (kind & (MODEL_VOL | MODEL_RELAXED)) &&
+                      size <= 16 && ((kind & (MODEL_VOL | MODEL_RELAXED)) || model_weak_free(kind)) &&
                       !(kind & (MODEL_ACQUIRE | MODEL_RELEASE | MODEL_ATOMIC));
     if (!late) {
         load_checked(t, a, p, size, kind, site, out);
@@ -644,10 +646,13 @@ bool model_load_defer(const void *base, size_t size, int kind, model_site *site,
      * happens-before, which no later point of the thread changes before
      * the value is bound (every ordering point binds it first) */
     load_recorded(t, p, size, kind, site);
+    const mpos here = model_pos(t);
+    memset(at, 0, sizeof *at);
+    memcpy(at, &here, sizeof here);
     return true;
 }
 
-void model_load_bind(const void *p, size_t size, int kind, model_site *site, void *out)
+void model_load_bind(const void *p, size_t size, int kind, model_site *site, const model_at *at, void *out)
 {
     mthread *t = (mthread *)model_cur;
     const uintptr_t a = (uintptr_t)p;
@@ -658,7 +663,9 @@ void model_load_bind(const void *p, size_t size, int kind, model_site *site, voi
     }
     if (model_chooser_now)
         model_choice_event(t, a, MODEL_EV_READ);
-    const mrel rel = model_weak_load(t, a, size, kind, out);
+    mpos stood;
+    memcpy(&stood, at, sizeof stood);
+    const mrel rel = model_weak_load(t, a, size, kind, &stood, out);
     model_hb_read(t, kind, &rel);
 }
 
@@ -688,7 +695,39 @@ void model_store(void *base, long long i, size_t size, int kind, model_site *sit
     }
     const mrel rel = model_hb_release(t, kind);
     if (!a->shared)
-        model_weak_store(t, p, size, old, v, &rel, false);
+        model_weak_store(t, p, size, old, v, &rel, MODEL_WEAK_STRONG);
+}
+
+bool model_weak_free(int kind) { return model_chooser_now && model_L.explore && !(kind & MODEL_STRONG); }
+
+void model_store_weak(void *base, size_t size, model_site *site, const void *v)
+{
+    mthread *t = (mthread *)model_cur;
+    site_first_use(site, size, MODEL_WR);
+    uintptr_t p;
+    const malloc_t *a = checked(t, base, 0, size, site, &p);
+    if (a->shared || !model_weak_free(MODEL_WR) || size > 16) {
+        memcpy(model_access(base, 0, size, MODEL_WR, site), v, size);
+        return;
+    }
+    model_L.progress++;
+    model_preempt(t, false, site); /* every store is a point where other blocks may run */
+    if (model_L.abort)
+        return;
+    if (model_chooser_now)
+        model_choice_event(t, p, MODEL_EV_WRITE);
+    unsigned char old[16];
+    memcpy(old, (const void *)p, size);
+    memcpy((void *)p, v, size);
+    if (model_L.accounting) {
+        model_shadow_catch_up(t);
+        trace_push(t, site, p);
+        t->tr_shadow = t->pub.tr_next;
+        model_shadow_access(t, p, (uint32_t)size, MODEL_WR, scope_of_kind(MODEL_WR), site);
+    }
+    mrel none;
+    memset(&none, 0, sizeof none);
+    model_weak_store(t, p, size, old, v, &none, MODEL_WEAK_PLAIN);
 }
 
 void model_nanosleep(unsigned ns, model_site *site)
@@ -822,7 +861,7 @@ static void rmw_store(mthread *t, const malloc_t *al, void *p, uintptr_t addr, s
         rel.valid = 1;
     }
     if (!al->shared)
-        model_weak_store(t, addr, size, ob, nb, &rel, true);
+        model_weak_store(t, addr, size, ob, nb, &rel, MODEL_WEAK_RMW);
 }
 
 /* The dialect's atomics as a read-modify-write of GPU scope. */
@@ -885,8 +924,16 @@ uint64_t model_rmw(void *p, size_t size, int kind, model_rmw_fn new_value, const
     if (model_chooser_now)
         model_choice_event(t, addr, MODEL_EV_WRITE);
     const int scope = model_scope_of_kind(kind);
-    /* a read-modify-write reads the newest value of the location */
-    const uint64_t old = load_bits(p, size);
+    /* a read-modify-write reads the newest value of the location, or in a
+     * litmus run any value its atomicity allows (model_weak_rmw_read) */
+    mrel seen;
+    memset(&seen, 0, sizeof seen);
+    unsigned char ob[8];
+    if (!al->shared)
+        seen = model_weak_rmw_read(t, addr, size, kind, ob);
+    else
+        memcpy(ob, p, size);
+    const uint64_t old = load_bits(ob, size);
     uint64_t nv = old;
     const bool store = new_value(old, &nv, ctx) != 0;
     if (size == 4)
@@ -897,12 +944,8 @@ uint64_t model_rmw(void *p, size_t size, int kind, model_rmw_fn new_value, const
         model_shadow_catch_up(t);
         model_shadow_access(t, addr, (uint32_t)size, akind, scope, site);
     }
-    mrel seen;
-    memset(&seen, 0, sizeof seen);
-    if (!al->shared) {
-        seen = model_weak_newest(t, addr, size, kind);
+    if (!al->shared)
         model_hb_read(t, MODEL_ATOMIC | (kind & MODEL_ACQUIRE), &seen);
-    }
     if (writes)
         rmw_store(t, al, p, addr, size, old, nv, kind, &seen); /* a release if kind says so, of its scope */
     return old;

@@ -102,17 +102,37 @@ void *model_access(const void *base, long long i, size_t size, int kind, model_s
 /* A strong (or volatile) load of base[i], size 4, 8 or 16 bytes: the model
  * chooses the value the memory model allows and writes it to out. */
 void model_load(const void *base, long long i, size_t size, int kind, model_site *site, void *out);
+/* Where a deferred load stood in its thread's order (opaque to callers). */
+typedef struct {
+    uint32_t w[3];
+} model_at;
 /* A relaxed (or volatile) load of base[i] whose value the caller can take
  * later (load buffering, docs/memory-model.md): in an explored schedule of
- * global memory the model checks and records the access now and returns
- * true; the caller then must call model_load_bind before anything its
- * value, its destination or an ordering point of the thread depends on.
- * Otherwise it is model_load, its value in out, and returns false. */
-bool model_load_defer(const void *base, size_t size, int kind, model_site *site, void *out);
+ * global memory the model checks and records the access now, writes where
+ * it stands to at and returns true; the caller then must call
+ * model_load_bind before anything its value, its destination or an
+ * ordering point of the thread depends on (for a weak load of a litmus
+ * run, model_weak_free: before anything its value or destination depends
+ * on, an access that overlaps it or a barrier). Otherwise it is
+ * model_load, its value in out, and returns false. */
+bool model_load_defer(const void *base, size_t size, int kind, model_site *site, void *out, model_at *at);
 /* Binds a deferred load of size bytes at p (the address model_load_defer
- * checked): a point where other threads may run, then the value the memory
- * model allows, written to out. */
-void model_load_bind(const void *p, size_t size, int kind, model_site *site, void *out);
+ * checked, at where it stood): a point where other threads may run, then
+ * the value the memory model allows, written to out. */
+void model_load_bind(const void *p, size_t size, int kind, model_site *site, const model_at *at, void *out);
+/* A strong (or volatile) store of size bytes from v to base[i]. */
+void model_store(void *base, long long i, size_t size, int kind, model_site *site, const void *v);
+
+/* Whether a load or store of kind (not strong) is weak as PTX has it, free
+ * to return or to take in coherence order what the model allows: in a
+ * litmus run (a chooser answers every choice) only; elsewhere a weak access
+ * that is not ordered is a race, reported as such, and reads the newest
+ * value. */
+bool model_weak_free(int kind);
+/* A weak store of size bytes from v at base (PTX's ld/st.weak): kept in the
+ * location's history where model_weak_free, else a plain store. The race
+ * detector sees it as a plain store either way. */
+void model_store_weak(void *base, size_t size, model_site *site, const void *v);
 /* A strong (or volatile) store of size bytes from v to base[i]. */
 void model_store(void *base, long long i, size_t size, int kind, model_site *site, const void *v);
 

@@ -124,7 +124,7 @@ typedef struct {
     int64_t v;
 } pending_init;
 
-static int parse_init(cursor *c, pending_init *pend, unsigned *npend)
+static int parse_init(cursor *c, lit_test *t, pending_init *pend, unsigned *npend)
 {
     c->i++; /* '{' */
     const char *end = strchr(c->s + c->i, '}');
@@ -144,6 +144,13 @@ static int parse_init(cursor *c, pending_init *pend, unsigned *npend)
             continue;
         }
         char *eq = strchr(item, '=');
+        if (!eq && strstr(item, " aliases ")) {
+            /* "y @ texture aliases x": a location of another proxy */
+            if (!t->unsupported[0])
+                snprintf(t->unsupported, sizeof t->unsupported, "proxies (a location aliased through %s)", item);
+            free(item);
+            continue;
+        }
         if (!eq) {
             free(item);
             return fail(c, "an initial value needs 'name=value'");
@@ -502,7 +509,7 @@ int lit_parse(const char *text, const char *path, lit_test *t, char *err, size_t
     pending_init pend[64];
     unsigned npend = 0;
     skip_space(&c);
-    if (text[c.i] == '{' && parse_init(&c, pend, &npend) < 0)
+    if (text[c.i] == '{' && parse_init(&c, t, pend, &npend) < 0)
         return -1;
     /* the header row */
     char *cells[LIT_MAX_THREADS + 1];

@@ -50,6 +50,7 @@ typedef struct {
     unsigned char *p;
     uint32_t size;
     int kind;
+    model_at at; /* where it stood */
 } ppending;
 
 typedef struct {
@@ -477,7 +478,9 @@ static void mem_write(pctx *c, ptx_insn *in, uint64_t a, size_t size, const unsi
         fail(c->t, c->m, in, MODEL_FIND_OOB, SL_ERR_SIM, "a store to constant memory");
     const int kind = in->sem == PTX_SEM_WEAK ? MODEL_WR : model_kind_of(in, true);
     model_site *s = access_site(c->m, in, c->t, size, kind);
-    if (in->sem == PTX_SEM_WEAK) {
+    if (in->sem == PTX_SEM_WEAK && at.where == WHERE_GLOBAL && model_weak_free(MODEL_WR)) {
+        model_store_weak(at.p, size, s, buf);
+    } else if (in->sem == PTX_SEM_WEAK) {
         void *p = model_access_fast(at.p, 0, size, MODEL_WR, s);
         memcpy(p, buf, size);
     } else {
@@ -537,29 +540,40 @@ static bool uses_reg(const ptx_insn *in, int32_t slot)
 }
 
 /* Which pending loads (a bit each) must be bound before in runs (NULL: the
- * end of a body). */
+ * end of a body). A weak pending load (litmus runs) passes fences,
+ * atomics, acquires and releases: its value is chosen from where it stood
+ * (model_load_bind), and no acquire pattern begins with a weak load. */
 static unsigned pending_hit(pctx *c, const ptx_insn *in)
 {
     const pthread_hdr *h = c->h;
     const unsigned all = (1u << h->npend) - 1;
     if (!in)
         return all;
+    unsigned strong = 0;
+    for (unsigned k = 0; k < h->npend; k++)
+        if (h->pend[k].kind & MODEL_STRONG)
+            strong |= 1u << k;
+    unsigned hit = 0;
     switch (in->op) {
     case PTX_I_ld:
     case PTX_I_ldu:
-        if (in->sem != PTX_SEM_WEAK && in->sem != PTX_SEM_VOLATILE && in->sem != PTX_SEM_RELAXED)
-            return all;
-        break;
     case PTX_I_st:
         if (in->sem != PTX_SEM_WEAK && in->sem != PTX_SEM_VOLATILE && in->sem != PTX_SEM_RELAXED)
-            return all;
+            hit = strong;
         break;
     case PTX_I_atom:
     case PTX_I_red:
-    case PTX_I_bar:
-    case PTX_I_barrier:
+        /* a relaxed read-modify-write of another location orders nothing
+         * (PTX lets a load pass it); one that acquires or releases does */
+        if (in->sem != PTX_SEM_WEAK && in->sem != PTX_SEM_RELAXED)
+            hit = strong;
+        break;
     case PTX_I_membar:
     case PTX_I_fence:
+        hit = strong;
+        break;
+    case PTX_I_bar:
+    case PTX_I_barrier:
     case PTX_I_shfl:
     case PTX_I_vote:
     case PTX_I_match:
@@ -574,12 +588,12 @@ static unsigned pending_hit(pctx *c, const ptx_insn *in)
     default:
         break;
     }
-    unsigned hit = 0;
-    const bool access = (in->op == PTX_I_ld || in->op == PTX_I_ldu || in->op == PTX_I_st) &&
+    const bool access = (in->op == PTX_I_ld || in->op == PTX_I_ldu || in->op == PTX_I_st || in->op == PTX_I_atom ||
+                         in->op == PTX_I_red) &&
                         (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC);
     uint64_t a = 0, size = 0;
     if (access) {
-        a = address(c, &in->o[in->op == PTX_I_st ? 0 : 1]);
+        a = address(c, &in->o[in->op == PTX_I_st || in->op == PTX_I_red ? 0 : 1]);
         size = (uint64_t)ptx_type_bytes(in->type) * (in->vec ? in->vec : 1);
     }
     for (unsigned k = 0; k < h->npend; k++) {
@@ -614,18 +628,21 @@ static void bind_pending(pctx *c, unsigned hit)
         h->npend--;
         hit = (hit & ((1u << k) - 1)) | (hit >> (k + 1)) << k;
         unsigned char buf[64];
-        model_load_bind(q.p, q.size, q.kind, site_of(c->m, q.in, c->t), buf);
+        model_load_bind(q.p, q.size, q.kind, site_of(c->m, q.in, c->t), &q.at, buf);
         ld_result(c, q.in, buf);
     }
 }
 
-/* A relaxed load of global memory in an explored schedule: left pending
- * (LD_PENDING), or taken now by the model (LD_DONE, its bytes in buf);
- * LD_NOT for any other load. */
+/* A relaxed load of global memory in an explored schedule, or a weak one
+ * in a litmus run (model_weak_free): left pending (LD_PENDING), or taken
+ * now by the model (LD_DONE, its bytes in buf); LD_NOT for any other
+ * load. */
 enum { LD_NOT, LD_DONE, LD_PENDING };
 static int defer_ld(pctx *c, ptx_insn *in, uint64_t a, size_t size, unsigned char *buf)
 {
-    if (!model_L.explore || in->op != PTX_I_ld || (in->sem != PTX_SEM_RELAXED && in->sem != PTX_SEM_VOLATILE) ||
+    const bool weak = in->sem == PTX_SEM_WEAK && model_weak_free(MODEL_RD);
+    if (!model_L.explore || in->op != PTX_I_ld ||
+        (in->sem != PTX_SEM_RELAXED && in->sem != PTX_SEM_VOLATILE && !weak) ||
         (in->space != PTX_SPACE_GLOBAL && in->space != PTX_SPACE_GENERIC))
         return LD_NOT;
     const ploc at = locate(c, in, a, size);
@@ -633,10 +650,11 @@ static int defer_ld(pctx *c, ptx_insn *in, uint64_t a, size_t size, unsigned cha
         return LD_NOT;
     if (c->h->npend == PTX_MAX_PENDING)
         bind_pending(c, 1);
-    const int kind = model_kind_of(in, false);
-    if (!model_load_defer(at.p, size, kind, access_site(c->m, in, c->t, size, kind), buf))
+    const int kind = weak ? MODEL_RD : model_kind_of(in, false);
+    model_at stood;
+    if (!model_load_defer(at.p, size, kind, access_site(c->m, in, c->t, size, kind), buf, &stood))
         return LD_DONE;
-    c->h->pend[c->h->npend++] = (ppending){in, at.p, (uint32_t)size, kind};
+    c->h->pend[c->h->npend++] = (ppending){in, at.p, (uint32_t)size, kind, stood};
     return LD_PENDING;
 }
 
