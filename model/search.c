@@ -329,7 +329,7 @@ static void describe_wait(unsigned b, unsigned label, char *buf, size_t size)
                  (size_t)(a->hi - a->lo) / sz);
     else if (w->state == TS_SPIN && !atomic)
         snprintf(buf, size, "%s:%d: block %u thread %u spins", w->park_site->file, w->park_site->line, label, w->lin);
-    else if (w->state == TS_BAR)
+    else if (w->state == TS_BAR || w->state == TS_NBAR)
         snprintf(buf, size, "%s:%d: block %u thread %u waits at a barrier", w->park_site->file, w->park_site->line,
                  label, w->lin);
     else

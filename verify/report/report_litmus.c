@@ -187,7 +187,7 @@ static bool run_test(const char *path, const char *doc, lit_row *row)
         snprintf(row->verdict, sizeof row->verdict, "%s", verdict_of(t, &r));
         row->executions = r.executions;
         row->seconds = r.seconds;
-        if (r.bounded || r.stuck || r.executions == 0)
+        if (r.bounded || r.stuck || (r.executions == 0 && r.hangs == 0))
             snprintf(row->error, sizeof row->error, "not every execution explored: %llu cut at %u turns, %llu "
                      "stopped%s%.200s", (unsigned long long)r.bounded, LIT_DEFAULT_BOUND, (unsigned long long)r.stuck,
                      r.finding[0] ? ": " : "", r.finding);
