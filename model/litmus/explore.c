@@ -354,6 +354,10 @@ int lit_explore(lit_test *t, unsigned max_turns, lit_result *r, char *err, size_
              * which the kernel stored too */
             record(t, r, regs, locs);
         }
+        if (r->executions + r->pruned + r->bounded + r->stuck + r->hangs >= LIT_MAX_PATHS) {
+            r->capped = true;
+            break;
+        }
     } while (backtrack(&E));
     model_end(SL_OK);
     model_set_chooser(NULL);

@@ -20,6 +20,9 @@
 /* Turns an execution may take before it is cut (a loop): `scanlab litmus`
  * without --bound, and the report */
 #define LIT_DEFAULT_BOUND 200
+/* Paths (replays) one test may take before its exploration stops: spin
+ * loops of several threads multiply the interleavings up to the bound */
+#define LIT_MAX_PATHS 20000
 /* The threads of a warp: a litmus thread is lane 0 of one (parse.c) */
 #define LIT_WARP 32
 
@@ -68,7 +71,7 @@ typedef struct {
     unsigned nnamed;
     /* non-empty: what the test uses that the simulator does not model
      * (proxies, textures, surfaces, several GPUs...); never answered */
-    char unsupported[160];
+    char unsupported[400];
     int barrier_id; /* the id of the test's bar.sync, -1 when none (set by lit_ptx) */
 } lit_test;
 
@@ -149,6 +152,7 @@ typedef struct {
     uint64_t hangs;      /* executions that never end: every thread left waits at a barrier that cannot complete
                           * (not outcomes: the verdict is over the executions that end, as in Dat3M) */
     uint64_t racy;       /* executions with a data race */
+    bool capped;         /* stopped after LIT_MAX_PATHS paths: not every execution explored */
     char finding[400];   /* the first finding's text */
     bool exists;         /* some complete execution satisfies the body */
     bool all;            /* every complete execution satisfies it (true when every execution hangs) */

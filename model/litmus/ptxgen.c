@@ -395,6 +395,55 @@ static int bar_plan(const lit_test *t, unsigned k, const char *insn, bar_spec *m
     return 0;
 }
 
+/* Whether instruction s is an event of the explorer: a point where other
+ * threads may run (a store, a strong load, an atomic, a fence, a barrier). */
+static bool is_event(const char *s)
+{
+    insn_words w;
+    if (!split(s, &w) || w.nparts == 0)
+        return false;
+    const char *op = w.parts[0], *sem = sem_of(&w);
+    if (strcmp(op, "ld") == 0)
+        return sem && strcmp(sem, "weak") != 0;
+    static const char *const events[] = {"st", "atom", "red", "fence", "membar", "bar", "barrier"};
+    for (size_t k = 0; k < sizeof events / sizeof events[0]; k++)
+        if (strcmp(op, events[k]) == 0)
+            return true;
+    return false;
+}
+
+/* A loop (a branch back to a label at or before it) whose body has no
+ * event would spin inside one turn: plain loads are no points where other
+ * threads run, so the explorer could neither interleave it nor bound it. */
+static int check_loops(lit_test *t)
+{
+    for (unsigned k = 0; k < t->nthreads; k++) {
+        const lit_thread *th = &t->th[k];
+        for (unsigned i = 0; i < th->ninsns; i++) {
+            insn_words w;
+            if (!split(th->insn[i], &w) || w.nparts == 0 || w.nops == 0 ||
+                (strcmp(w.parts[0], "goto") != 0 && strcmp(w.parts[0], "bne") != 0 && strcmp(w.parts[0], "beq") != 0))
+                continue;
+            const char *label = w.ops[w.nops - 1];
+            const size_t n = strlen(label);
+            for (unsigned j = 0; j <= i; j++) {
+                if (strncmp(th->insn[j], label, n) != 0 || strcmp(th->insn[j] + n, ":") != 0)
+                    continue;
+                bool event = false;
+                for (unsigned m = j; m <= i; m++)
+                    event |= is_event(th->insn[m]);
+                if (!event) {
+                    snprintf(t->unsupported, sizeof t->unsupported, "P%u's loop back to %s has no store, strong "
+                             "load, atomic, fence or barrier: a weak load is no point where other threads run, so "
+                             "the explorer can neither interleave nor bound the spin", k, label);
+                    return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 /* Every barrier of the test planned before any column is written, so that
  * a test that cannot be run is unsupported as a whole. */
 static int plan_barriers(lit_test *t)
@@ -556,7 +605,7 @@ char *lit_ptx(lit_test *t, char *err, size_t errlen)
 {
     sbuf b = {0};
     t->barrier_id = -1;
-    if (!t->unsupported[0] && plan_barriers(t) < 0) {
+    if (!t->unsupported[0] && (check_loops(t) < 0 || plan_barriers(t) < 0)) {
         snprintf(err, errlen, "%s: %s", t->path, t->unsupported);
         return NULL;
     }

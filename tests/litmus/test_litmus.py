@@ -52,7 +52,7 @@ for f in files:
     if r["verdict"] != model:
         failures.append("%s: %s, the test states %s" % (f, r["verdict"], model))
     agree += r["verdict"] == exp
-    if r["bounded"] or r["stuck"] or (r["executions"] == 0 and r["hangs"] == 0):
+    if r["bounded"] or r["stuck"] or r["capped"] or (r["executions"] == 0 and r["hangs"] == 0):
         failures.append("%s: not every execution explored" % f)
     hangs = "every" if r["executions"] == 0 and r["hangs"] else "some" if r["hangs"] else "none"
     if hangs != stated_hangs(f):

@@ -124,7 +124,7 @@ typedef struct {
 /* One test of the campaign, as the JSON records it. */
 typedef struct {
     char name[96], file[512];
-    char skipped[200]; /* non-empty: why it was not run */
+    char skipped[400]; /* non-empty: why it was not run */
     uint64_t runs, launches, timeouts;
     unsigned instances; /* per launch */
     double seconds;

@@ -170,7 +170,7 @@ static void test_part(const litmus_run *run, const char *path, FILE *out, test_h
     }
     h->unsup = unsup;
     const char *v = unsup ? "unsupported" : verdict_of(t, &r);
-    const bool incomplete = !unsup && (r.bounded || r.stuck || (r.executions == 0 && r.hangs == 0));
+    const bool incomplete = !unsup && (r.bounded || r.stuck || r.capped || (r.executions == 0 && r.hangs == 0));
     if (incomplete)
         h->rc = CLI_EXIT_FAILED;
     json_writer w;
@@ -193,6 +193,7 @@ static void test_part(const litmus_run *run, const char *path, FILE *out, test_h
             json_uint(&w, "bounded", r.bounded);
             json_uint(&w, "stuck", r.stuck);
             json_uint(&w, "hangs", r.hangs);
+            json_bool(&w, "capped", r.capped);
             json_uint(&w, "racy_executions", r.racy);
             if (r.finding[0])
                 json_string(&w, "finding", r.finding);
@@ -213,6 +214,9 @@ static void test_part(const litmus_run *run, const char *path, FILE *out, test_h
                     (unsigned long long)r.bounded, run->bound);
         if (r.stuck)
             fprintf(out, "  %llu executions stopped: %s\n", (unsigned long long)r.stuck, r.finding);
+        if (r.capped)
+            fprintf(out, "  INCOMPLETE: exploration stopped after %d paths (spin loops of several threads); the "
+                    "outcomes are those of the executions run\n", LIT_MAX_PATHS);
         if (r.hangs)
             fprintf(out, "  %llu execution%s hang%s: every thread left waits at a barrier that can never complete "
                     "(the kernel never ends; the verdict is over the %llu that end)\n", (unsigned long long)r.hangs,
