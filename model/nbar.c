@@ -31,6 +31,7 @@ void model_nbar_start(mblock *b)
     for (unsigned i = 0; i < b->nth; i++) {
         b->th[i].nb_id = -1;
         b->th[i].nb_arrive = b->th[i].nb_counted = false;
+        memset(&b->th[i].nb_pos, 0, sizeof b->th[i].nb_pos); /* states compare by their bytes (search.c) */
     }
 }
 
