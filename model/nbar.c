@@ -12,8 +12,9 @@
  * ones waiting for a round that may never complete: a hang, as on the GPU.
  *
  * Happens-before: each arrival is a release, each waiter acquires every
- * arrival of its round (hb.c's acquire records), so a barrier of some of
- * the block's threads orders those threads only. The block-wide
+ * arrival of its round (hb.c's acquire records, through one waiter of the
+ * round), so a barrier of some of the block's threads orders those
+ * threads only. The block-wide
  * bar.sync 0 keeps the interval order of sched.c. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,22 +45,40 @@ static void release(mblock *b, mthread *u)
     b->nb_released = true;
 }
 
-/* The round of barrier id completes: its waiters acquire every arrival. */
+static bool in_round(const mthread *u, unsigned id)
+{
+    return u->state == TS_NBAR && u->nb_id == (int)id && u->nb_counted;
+}
+
+/* The round of barrier id completes: its waiters acquire every arrival.
+ * One waiter (the hub) acquires each arrival and the others acquire the
+ * hub, so that a round of n arrivals and m waiters keeps n + m acquire
+ * records, not n m (a block of 1024 threads would make a million). */
 static void complete(mblock *b, unsigned id)
 {
-    for (unsigned i = 0; i < b->nth; i++) {
-        mthread *u = &b->th[i];
-        if (u->state != TS_NBAR || u->nb_id != (int)id || !u->nb_counted)
-            continue;
-        if (model_L.ordering) {
+    mthread *hub = NULL;
+    for (unsigned i = 0; i < b->nth && !hub; i++)
+        if (in_round(&b->th[i], id))
+            hub = &b->th[i];
+    if (model_L.ordering && hub) {
+        hub->seq++;
+        const mpos hp = model_pos(hub);
+        hub->seq++; /* what the hub does next is after it */
+        for (unsigned k = 0; k < b->nb_nrel[id]; k++)
+            if (b->nb_rel[id][k].tid != hub->gtid)
+                model_hb_sync(&hp, &b->nb_rel[id][k]);
+        for (unsigned i = 0; i < b->nth; i++) {
+            mthread *u = &b->th[i];
+            if (u == hub || !in_round(u, id))
+                continue;
             u->seq++;
             const mpos acq = model_pos(u);
-            for (unsigned k = 0; k < b->nb_nrel[id]; k++)
-                if (b->nb_rel[id][k].tid != u->gtid)
-                    model_hb_sync(&acq, &b->nb_rel[id][k]);
+            model_hb_sync(&acq, &hp);
         }
-        release(b, u);
     }
+    for (unsigned i = 0; i < b->nth; i++)
+        if (in_round(&b->th[i], id))
+            release(b, &b->th[i]);
     b->nb[id].warps = b->nb[id].expect = 0;
     b->nb_nrel[id] = 0;
     model_L.progress++;
@@ -149,6 +168,9 @@ void model_named_barrier(unsigned id, unsigned count, bool arrive, model_site *s
                  count ? count : b->nth, b->nb[id].expect * MODEL_WARP_SIZE);
         model_fail(t, &f, SL_ERR_SIM);
     }
+    /* the race shadow sees the warp's plain accesses at the positions they
+     * ran at, before the arrival moves this thread on */
+    model_shadow_catch_up(t);
     if (model_L.ordering) {
         t->nb_pos = model_pos(t);
         t->seq++; /* what follows is after the arrival */
