@@ -92,8 +92,11 @@ static void placement_of(const lit_test *t, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
-    for (unsigned k = 0; k < t->nthreads && len < n; k++)
+    for (unsigned k = 0; k < t->nthreads && len < n; k++) {
         len += (size_t)snprintf(buf + len, n - len, "%scta %u", k ? " | " : "", t->th[k].cta);
+        if (t->ngpus > 1 && len < n) /* CTA numbers are per GPU */
+            len += (size_t)snprintf(buf + len, n - len, " gpu %u", t->th[k].gpu);
+    }
 }
 
 /* The scopes the instructions name (membar.gl is gpu; volatile is
