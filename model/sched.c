@@ -1062,8 +1062,8 @@ static void deadlock(const unsigned *order, unsigned nblocks, unsigned nres, boo
                        livelock ? "no progress (livelock)" : "deadlock", nres, ord);
     if (w && w->park_site && len > 0 && (size_t)len < sizeof f.text)
         snprintf(f.text + len, sizeof f.text - (size_t)len, ": block %u thread %u waits %s %s:%d%s%#lx",
-                 w->blk->lin, w->lin, w->state == TS_BAR || w->state == TS_NBAR ? "at barrier" : "at", w->park_site->file,
-                 w->park_site->line, w->state == TS_SPIN ? " on address " : "",
+                 w->blk->lin, w->lin, w->state == TS_BAR || w->state == TS_NBAR ? "at barrier" : "at",
+                 w->park_site->file, w->park_site->line, w->state == TS_SPIN ? " on address " : "",
                  w->state == TS_SPIN ? (unsigned long)w->spin_addr : 0ul);
     model_fail(NULL, &f, SL_ERR_SIM);
 }

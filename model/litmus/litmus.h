@@ -57,7 +57,7 @@ typedef struct {
     char path[512];
     unsigned nthreads;
     lit_thread th[LIT_MAX_THREADS];
-    unsigned nblocks, block_threads; /* the grid: blocks, and threads per block (a warp per thread of the largest CTA) */
+    unsigned nblocks, block_threads; /* the grid: blocks, threads per block (a warp per thread of the largest CTA) */
     unsigned ngpus;          /* GPUs the header names */
     unsigned blocks_per_gpu; /* several GPUs: each GPU's blocks (a simulated device each); 0: one GPU */
     unsigned nlocs;
