@@ -127,6 +127,8 @@ static void add_record(const mpos *acq, const mpos *rel)
     s->v[s->n++] = (macqrec){*acq, *rel, 0};
 }
 
+void model_hb_sync(const mpos *acq, const mpos *rel) { add_record(acq, rel); }
+
 bool model_hb(const mpos *e, const mpos *c)
 {
     if (model_local_before(e, c))

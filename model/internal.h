@@ -22,6 +22,9 @@ typedef struct {
     uint16_t seq, sync;
 } mpos;
 
+/* PTX's barriers per CTA (bar.sync 0..15). */
+#define MODEL_NAMED_BARRIERS 16
+
 /* A release that a later acquire may synchronise with: the position of the
  * release (st.release, or the fence that precedes a strong store), its
  * scope, and the releasing thread's step clock (for the cross-block
@@ -68,7 +71,9 @@ typedef struct {
 
 /* TS_YIELD: parked at a point where other blocks may run (explored
  * schedules), ready to go on at the block's next turn. */
-enum { TS_READY, TS_BAR, TS_WARP, TS_SPIN, TS_YIELD, TS_EXIT };
+/* TS_NBAR: waits at a named barrier (PTX bar.sync with an id other than 0,
+ * or a thread count; model/nbar.c). */
+enum { TS_READY, TS_BAR, TS_WARP, TS_SPIN, TS_YIELD, TS_EXIT, TS_NBAR };
 
 /* The newest store index of a location a thread has read or written
  * (read-read and write-read coherence of the weak memory model). */
@@ -120,6 +125,12 @@ typedef struct mthread {
     uintptr_t stale_addr;  /* location of the current run of stale reads */
     unsigned stale_run;
     uint64_t wait;         /* steps spent waiting for other blocks in this interval */
+    /* named barriers (model/nbar.c): the barrier it arrived at (-1: none),
+     * whether it only arrives (bar.arrive), whether its warp's arrival is
+     * counted in the barrier's current round */
+    int8_t nb_id;
+    bool nb_arrive, nb_counted;
+    mpos nb_pos; /* where it arrived (a release) */
     size_t xcap;           /* bytes allocated at pub.xstate */
 } mthread;
 
@@ -160,6 +171,17 @@ typedef struct mblock {
     bool active;
     bool stalled;       /* its last turn changed nothing (explored schedules) */
     unsigned char id_read; /* a thread of it read blockIdx */
+    /* named barriers 0..15 (model/nbar.c): per barrier the warps its round
+     * expects and those arrived; the threads waiting at one; whether a
+     * round completed since the block's last sweep; the positions of the
+     * round's arrivals (happens-before; kept where ordering is) */
+    struct {
+        uint16_t expect, warps;
+    } nb[MODEL_NAMED_BARRIERS];
+    unsigned nb_waiting;
+    bool nb_released;
+    mpos *nb_rel[MODEL_NAMED_BARRIERS];
+    unsigned nb_nrel[MODEL_NAMED_BARRIERS], nb_caprel[MODEL_NAMED_BARRIERS];
 } mblock;
 
 /* The launch in progress. */
@@ -259,6 +281,14 @@ void model_hb_fence(mthread *t, int scope);
 uint64_t model_clock(const mthread *t);
 /* Forgets every acquire of the previous launch. */
 void model_hb_reset(void);
+/* The thread at acq acquires what the thread at rel released (a named
+ * barrier's round: every waiter from every arrival). */
+void model_hb_sync(const mpos *acq, const mpos *rel);
+
+/* nbar.c: named barriers. A block starts with none arrived; a thread that
+ * exits may complete its warp's arrival. */
+void model_nbar_start(mblock *b);
+void model_nbar_exited(mthread *t);
 
 /* shadow.c: the race detector (docs/memory-model.md) */
 /* Runs the race shadow over t's trace entries it has not seen yet. */

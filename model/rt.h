@@ -12,6 +12,7 @@
 #ifndef SCANLAB_MODEL_RT_H
 #define SCANLAB_MODEL_RT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "cuda/launch.h"
@@ -168,6 +169,12 @@ void *model_shared_dyn_named(const char *name, model_site *site);
 
 /* Synchronisation points: the calling fiber parks here. */
 void model_syncthreads(model_site *site);
+/* PTX's barrier id (0..15) with a thread count (a multiple of the warp
+ * size; 0: every thread of the block), waiting (bar.sync) or only
+ * arriving (bar.arrive): a warp arrives once its live lanes have, and the
+ * round completes when count threads' warps have arrived; warps that
+ * arrive later begin the next round (model/nbar.c). */
+void model_named_barrier(unsigned id, unsigned count, bool arrive, model_site *site);
 void model_syncwarp(unsigned mask, model_site *site);
 /* A fence of the given scope (__threadfence_block, __threadfence,
  * __threadfence_system). */

@@ -237,6 +237,8 @@ static void thread_main(void *arg)
     t->park_site = NULL;
     b->nexited++;
     model_L.progress++;
+    if (b->nb_waiting) /* its warp's arrival at a named barrier may be complete now */
+        model_nbar_exited(t);
     for (;;)
         model_park(t);
 }
@@ -732,6 +734,7 @@ static sl_status block_start(mslot *sl, unsigned lin)
         }
         model_fiber_reset(t->fiber, thread_main, t);
     }
+    model_nbar_start(b);
     model_L.started++;
     model_L.progress++;
     return SL_OK;
@@ -836,9 +839,13 @@ static bool block_step(mblock *b)
                 resolved |= resolve_warp(b, w);
         if (resolved)
             continue;
+        if (b->nb_released) { /* a named barrier's round let threads of a warp already run go on */
+            b->nb_released = false;
+            continue;
+        }
         if (b->nbar == 0 || b->nwarpop || b->nspin)
             return b->nexited == b->nth;
-        if (b->bar_other || b->nexited) {
+        if (b->bar_other || b->nexited || b->nb_waiting) {
             /* name the pair in thread order: the first thread at a
              * barrier, and the first at another one or exited */
             const mthread *first = NULL, *other = NULL, *exited = NULL;
@@ -849,6 +856,8 @@ static bool block_step(mblock *b)
                         first = t;
                     else if (t->park_site != first->park_site && !other)
                         other = t;
+                } else if (t->state == TS_NBAR && !other) {
+                    other = t; /* at a named barrier */
                 } else if (t->state == TS_EXIT && !exited) {
                     exited = t;
                 }
@@ -1053,8 +1062,8 @@ static void deadlock(const unsigned *order, unsigned nblocks, unsigned nres, boo
                        livelock ? "no progress (livelock)" : "deadlock", nres, ord);
     if (w && w->park_site && len > 0 && (size_t)len < sizeof f.text)
         snprintf(f.text + len, sizeof f.text - (size_t)len, ": block %u thread %u waits %s %s:%d%s%#lx",
-                 w->blk->lin, w->lin, w->state == TS_BAR ? "at barrier" : "at", w->park_site->file,
-                 w->park_site->line, w->state == TS_SPIN ? " on address " : "",
+                 w->blk->lin, w->lin, w->state == TS_BAR || w->state == TS_NBAR ? "at barrier" : "at",
+                 w->park_site->file, w->park_site->line, w->state == TS_SPIN ? " on address " : "",
                  w->state == TS_SPIN ? (unsigned long)w->spin_addr : 0ul);
     model_fail(NULL, &f, SL_ERR_SIM);
 }

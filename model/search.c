@@ -226,6 +226,9 @@ static uint64_t block_hash(const mblock *blk)
         h = mix(h, (uint64_t)t->state << 32 ^ site_key(t->park_site));
         h = mix(h, t->state == TS_SPIN ? model_mem_canonical(blk, t->spin_addr) : 0);
     }
+    for (unsigned id = 0; id < MODEL_NAMED_BARRIERS; id++) /* named barriers' rounds (bar.arrive leaves no waiter) */
+        if (blk->nb[id].expect)
+            h = mix(h, (uint64_t)id << 32 | (uint64_t)blk->nb[id].expect << 16 | blk->nb[id].warps);
     if (S.cfg.thread_state) /* the front end's state of each thread (PTX: pc, registers) */
         for (unsigned i = 0; i < blk->nth && blk->th[i].pub.xstate; i++)
             h = mix_bytes(h, blk->th[i].pub.xstate, model_L.xstate_bytes);
@@ -329,7 +332,7 @@ static void describe_wait(unsigned b, unsigned label, char *buf, size_t size)
                  (size_t)(a->hi - a->lo) / sz);
     else if (w->state == TS_SPIN && !atomic)
         snprintf(buf, size, "%s:%d: block %u thread %u spins", w->park_site->file, w->park_site->line, label, w->lin);
-    else if (w->state == TS_BAR)
+    else if (w->state == TS_BAR || w->state == TS_NBAR)
         snprintf(buf, size, "%s:%d: block %u thread %u waits at a barrier", w->park_site->file, w->park_site->line,
                  label, w->lin);
     else

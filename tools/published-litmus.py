@@ -11,9 +11,12 @@ forall) is true under the PTX v7.5 model, `path,0` where it is false; that is
 scanlab's `condition_true`. Every listed test runs through one
 `scanlab litmus --json`, and each prints one line: `agree`, `DISAGREE` or
 `unsupported` (with scanlab's reason), then the totals. A test whose spin
-loop can run forever has executions cut at scanlab's bound (--bound): its
-verdict is that of the executions within the bound, and its line says how
-many were cut; a test whose executions stopped (stuck) disagrees.
+loop can run forever has executions cut at scanlab's bound (--bound), or an
+exploration stopped at scanlab's path limit: its verdict is that of the
+executions run, and its line says so; executions that hang at a barrier
+(every thread left waits at one that cannot complete) have no final state
+and are outside the verdict, as in Dat3M, and the line counts them; a test
+whose executions stopped otherwise (stuck) disagrees.
 
 --known FILE lists disagreements the model is known to have (a path a line,
 then the reason; docs/memory-model.md explains each): they are printed as
@@ -56,6 +59,15 @@ def read_expected(suite):
     return expected
 
 
+def witnessed(r):
+    """Whether the verdict rests on one execution that was run (a state
+    that satisfies exists, or one that breaks forall), so that executions
+    left unexplored cannot change it."""
+    if r.get("quantifier") == "forall":
+        return r["verdict"] == "fails"
+    return r["verdict"] == "allowed"
+
+
 def read_known(path):
     known = {}
     if not path:
@@ -95,7 +107,7 @@ def main():
     if p.returncode not in (0, 1):
         fail_usage("scanlab litmus exited %d: %s" % (p.returncode, p.stderr.strip()))
     results = {os.path.relpath(r["file"], args.suite): r for r in json.loads(p.stdout)["results"]}
-    counts = {"agree": 0, "bounded": 0, "disagree": 0, "known": 0, "unsupported": 0}
+    counts = {"agree": 0, "bounded": 0, "incomplete": 0, "disagree": 0, "known": 0, "unsupported": 0}
     failures = []
     for t in tests:
         r = results.get(t)
@@ -105,19 +117,33 @@ def main():
         if r["condition_true"] is None:
             counts["unsupported"] += 1
             line = "unsupported  %s (%s)" % (t, r.get("unsupported") or r["verdict"])
-        elif r["stuck"] or r["executions"] == 0:
+        elif r["stuck"] or (r["executions"] == 0 and not r.get("hangs")):
             counts["disagree"] += 1
             line = "DISAGREE     %s: executions stopped (%s stuck, %s complete)" % (t, r["stuck"], r["executions"])
             failures.append(line)
+        elif r["condition_true"] == expected[t] and (r["bounded"] or r.get("capped")) and not witnessed(r):
+            # the verdict needs every execution, and some were not run to
+            # their end: not an agreement, not a failure
+            counts["incomplete"] += 1
+            line = "incomplete   %s (%s on the executions run: %s)" % (
+                t, r["verdict"], "%d cut at the bound" % r["bounded"] if r["bounded"] else "the path limit")
+            if t in known:
+                failures.append("%s: agrees now on the executions run, but is listed as a known disagreement" % t)
         elif r["condition_true"] == expected[t]:
             counts["agree"] += 1
             line = "agree        %s (%s)" % (t, r["verdict"])
-            if r["bounded"]:
-                # a spin loop: executions longer than the bound are cut
-                # (scanlab says so and exits 1); the verdict is the one of
-                # the executions within it
+            if r["bounded"] or r.get("capped"):
+                # executions cut at the bound or an exploration stopped at
+                # its path limit (scanlab says so and exits 1), but the
+                # verdict has its witness among the executions run
                 counts["bounded"] += 1
-                line += ", %d executions cut at the bound" % r["bounded"]
+                line += (", %d executions cut at the bound" % r["bounded"] if r["bounded"] else
+                         ", exploration stopped at its path limit") + " (a witness found)"
+            if r.get("hangs"):
+                # executions in which every thread left waits at a barrier
+                # that cannot complete: no final state, outside the verdict,
+                # as in Dat3M
+                line += ", %d executions hang at a barrier" % r["hangs"]
             if t in known:
                 failures.append("%s: agrees now, but is listed as a known disagreement" % t)
         elif t in known:
@@ -133,9 +159,10 @@ def main():
     for t in known:
         if t not in expected:
             failures.append("%s: listed as known, but not in the suite" % t)
-    print("%d tests: %d agree (%d of them with executions cut at the bound), %d disagree, "
-          "%d known disagreements, %d unsupported" % (len(tests), counts["agree"], counts["bounded"],
-                                                      counts["disagree"], counts["known"], counts["unsupported"]))
+    print("%d tests: %d agree (%d of them with a witness among executions cut at the bound or the path "
+          "limit), %d agree on the executions run (incomplete), %d disagree, %d known disagreements, "
+          "%d unsupported" % (len(tests), counts["agree"], counts["bounded"], counts["incomplete"],
+                              counts["disagree"], counts["known"], counts["unsupported"]))
     for line in failures:
         print("FAIL", line)
     return 1 if failures else 0

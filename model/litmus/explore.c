@@ -297,6 +297,9 @@ int lit_explore(lit_test *t, unsigned max_turns, lit_result *r, char *err, size_
     const sl_launch cfg = {.grid = {t->nblocks, 1, 1}, .block = {t->block_threads, 1, 1}};
     const void *args[2] = {&mem, &out};
     int rc = 0;
+    /* a test's GPUs are the simulator's devices: GPU scope orders the
+     * threads of one only */
+    const unsigned devices_before = model_launch_devices(t->blocks_per_gpu);
     model_set_chooser(&ch);
     model_begin(&s);
     do {
@@ -325,11 +328,16 @@ int lit_explore(lit_test *t, unsigned max_turns, lit_result *r, char *err, size_
             r->pruned++;
         } else if (E.stop_bound) {
             r->bounded++;
+        } else if (st == SL_ERR_SIM && !s.has_error) {
+            /* every thread left waits at a barrier whose round can never
+             * complete: the kernel never ends (Dat3M counts such an
+             * execution as none, so it is kept out of the verdict) */
+            r->hangs++;
         } else if (st != SL_OK || s.has_error) {
             r->stuck++;
             if (!r->finding[0])
                 snprintf(r->finding, sizeof r->finding, "%s",
-                         s.has_error ? s.error.text : "threads that cannot go on (a barrier some never reach)");
+                         s.has_error ? s.error.text : "the launch stopped without a finding (internal error)");
         } else {
             r->executions++;
             if (s.races != races0) {
@@ -346,9 +354,14 @@ int lit_explore(lit_test *t, unsigned max_turns, lit_result *r, char *err, size_
              * which the kernel stored too */
             record(t, r, regs, locs);
         }
+        if (r->executions + r->pruned + r->bounded + r->stuck + r->hangs >= LIT_MAX_PATHS) {
+            r->capped = true;
+            break;
+        }
     } while (backtrack(&E));
     model_end(SL_OK);
     model_set_chooser(NULL);
+    model_launch_devices(devices_before);
     model_stats_free(&s);
     free(E.nodes);
     model_dev_free(mem);
@@ -357,8 +370,8 @@ int lit_explore(lit_test *t, unsigned max_turns, lit_result *r, char *err, size_
     sort_named = t->nnamed;
     if (r->nout > 1)
         qsort(r->out, r->nout, sizeof *r->out, outcome_cmp_q);
-    if (r->executions == 0)
-        r->all = false;
+    if (r->executions == 0 && r->hangs == 0)
+        r->all = false; /* nothing ran to its end: no answer (the command says incomplete) */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     return rc;

@@ -20,6 +20,11 @@
 /* Turns an execution may take before it is cut (a loop): `scanlab litmus`
  * without --bound, and the report */
 #define LIT_DEFAULT_BOUND 200
+/* Paths (replays) one test may take before its exploration stops: spin
+ * loops of several threads multiply the interleavings up to the bound */
+#define LIT_MAX_PATHS 20000
+/* The threads of a warp: a litmus thread is lane 0 of one (parse.c) */
+#define LIT_WARP 32
 
 typedef enum { LIT_EXISTS, LIT_NOT_EXISTS, LIT_FORALL } lit_quant;
 
@@ -52,7 +57,9 @@ typedef struct {
     char path[512];
     unsigned nthreads;
     lit_thread th[LIT_MAX_THREADS];
-    unsigned nblocks, block_threads; /* the grid: blocks, and threads per block (the largest CTA) */
+    unsigned nblocks, block_threads; /* the grid: blocks, threads per block (a warp per thread of the largest CTA) */
+    unsigned ngpus;          /* GPUs the header names */
+    unsigned blocks_per_gpu; /* several GPUs: each GPU's blocks (a simulated device each); 0: one GPU */
     unsigned nlocs;
     char loc[LIT_MAX_LOCS][32];
     int64_t loc_init[LIT_MAX_LOCS];
@@ -64,7 +71,7 @@ typedef struct {
     unsigned nnamed;
     /* non-empty: what the test uses that the simulator does not model
      * (proxies, textures, surfaces, several GPUs...); never answered */
-    char unsupported[160];
+    char unsupported[400];
     int barrier_id; /* the id of the test's bar.sync, -1 when none (set by lit_ptx) */
 } lit_test;
 
@@ -152,11 +159,14 @@ typedef struct {
     uint64_t executions; /* complete executions, each counted in one outcome */
     uint64_t pruned;     /* paths cut as equivalent to one explored (sleep sets) */
     uint64_t bounded;    /* executions cut at the bound on turns (loops) */
-    uint64_t stuck;      /* executions that stopped on a finding or with threads that cannot go on */
+    uint64_t stuck;      /* executions that stopped on a finding */
+    uint64_t hangs;      /* executions that never end: every thread left waits at a barrier that cannot complete
+                          * (not outcomes: the verdict is over the executions that end, as in Dat3M) */
     uint64_t racy;       /* executions with a data race */
+    bool capped;         /* stopped after LIT_MAX_PATHS paths: not every execution explored */
     char finding[400];   /* the first finding's text */
     bool exists;         /* some complete execution satisfies the body */
-    bool all;            /* every complete execution satisfies it */
+    bool all;            /* every complete execution satisfies it (true when every execution hangs) */
     double seconds;
 } lit_result;
 

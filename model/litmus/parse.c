@@ -456,26 +456,53 @@ static void scan_names(lit_test *t)
     }
 }
 
+/* Each litmus thread runs as lane 0 of a warp of its own (the warp's other
+ * lanes exit at once), the threads of one CTA as the warps of one block, in
+ * header order: PTX counts a barrier's arrivals by warps, so a test's
+ * barrier of q threads is one of q warps (docs/memory-model.md, "What a
+ * litmus thread is"). The CTAs of one GPU are consecutive blocks, each GPU
+ * as many (the most any has; the others' spare blocks have no thread), and
+ * GPU g is the simulator's device g in the order the header first names
+ * them. */
 static void place_threads(lit_test *t)
 {
-    unsigned ctas[LIT_MAX_THREADS], nctas = 0, per[LIT_MAX_THREADS] = {0};
-    t->block_threads = 1;
+    unsigned gpus[LIT_MAX_THREADS], ngpus = 0, ctas[LIT_MAX_THREADS], cta_gpu[LIT_MAX_THREADS], nctas = 0;
+    unsigned per[LIT_MAX_THREADS] = {0}, cta_rank[LIT_MAX_THREADS], on_gpu[LIT_MAX_THREADS] = {0};
+    unsigned most = 1;
     for (unsigned k = 0; k < t->nthreads; k++) {
-        unsigned b = nctas;
+        unsigned g = ngpus;
+        for (unsigned j = 0; j < ngpus; j++)
+            if (gpus[j] == t->th[k].gpu)
+                g = j;
+        if (g == ngpus)
+            gpus[ngpus++] = t->th[k].gpu;
+        unsigned c = nctas;
         for (unsigned j = 0; j < nctas; j++)
-            if (ctas[j] == t->th[k].cta)
-                b = j;
-        if (b == nctas)
-            ctas[nctas++] = t->th[k].cta;
-        t->th[k].block = b;
-        t->th[k].lane = per[b]++;
-        if (per[b] > t->block_threads)
-            t->block_threads = per[b];
+            if (ctas[j] == t->th[k].cta && cta_gpu[j] == g)
+                c = j;
+        if (c == nctas) {
+            ctas[nctas] = t->th[k].cta;
+            cta_gpu[nctas] = g;
+            cta_rank[nctas] = on_gpu[g]++;
+            nctas++;
+        }
+        t->th[k].block = c; /* for now: the CTA's index */
+        t->th[k].lane = LIT_WARP * per[c]++;
+        if (per[c] > most)
+            most = per[c];
     }
-    t->nblocks = nctas;
-    for (unsigned k = 1; k < t->nthreads; k++)
-        if (t->th[k].gpu != t->th[0].gpu && !t->unsupported[0])
-            snprintf(t->unsupported, sizeof t->unsupported, "threads on several GPUs");
+    unsigned bpd = 1;
+    for (unsigned g = 0; g < ngpus; g++)
+        if (on_gpu[g] > bpd)
+            bpd = on_gpu[g];
+    for (unsigned k = 0; k < t->nthreads; k++) {
+        const unsigned c = t->th[k].block;
+        t->th[k].block = cta_gpu[c] * bpd + cta_rank[c];
+    }
+    t->block_threads = LIT_WARP * most;
+    t->ngpus = ngpus;
+    t->blocks_per_gpu = ngpus > 1 ? bpd : 0;
+    t->nblocks = ngpus > 1 ? ngpus * bpd : nctas;
 }
 
 int lit_parse(const char *text, const char *path, lit_test *t, char *err, size_t errlen)

@@ -133,6 +133,10 @@ int lit_progress_check(const lit_test *t, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", t->path, t->unsupported);
         return -1;
     }
+    if (t->ngpus > 1) {
+        snprintf(err, errlen, "%s: threads on several GPUs: the progress models are of one GPU's blocks", t->path);
+        return -1;
+    }
     for (unsigned a = 0; a < t->nthreads; a++)
         for (unsigned b = a + 1; b < t->nthreads; b++)
             if (t->th[a].cta == t->th[b].cta) {

@@ -245,6 +245,241 @@ static int negated(gen *g, const char *v, char *out, size_t n)
     return 0;
 }
 
+/* ---- barriers (docs/memory-model.md, "Barriers") ----------------------------
+ * Dat3M's grammar: bar.cta.sync C | bar.cta.sync C, id | bar.cta.sync C, id, q
+ * (and .arrive): C names the barrier's instance (which barrier instructions
+ * are one barrier), id the PTX barrier (a number or a register), q the
+ * threads that must arrive. Without q, the barrier waits for every thread
+ * of the CTA whose column has it (same instance, same id); with q, for q of
+ * them. On the GPU each litmus thread is a warp (parse.c), so the PTX is
+ * barrier.sync id, 32 n (or barrier.arrive) with n those threads. */
+typedef struct {
+    bool arrive, named;
+    long inst, id, quorum; /* quorum -1: none */
+    bool id_reg;           /* the id is a register (static: its initial value) */
+    char id_op[40];        /* the id's operand as the test writes it */
+} bar_spec;
+
+/* Whether thread th's column writes register name (then its value at a
+ * barrier is not its initial value). */
+static bool reg_written(const lit_thread *th, const char *name)
+{
+    static const char *const writers[] = {"ld", "atom", "add", "sub", "and", "or", "xor", "mov"};
+    for (unsigned i = 0; i < th->ninsns; i++) {
+        insn_words w;
+        if (!split(th->insn[i], &w) || w.nparts == 0 || w.nops == 0)
+            continue;
+        for (size_t k = 0; k < sizeof writers / sizeof writers[0]; k++)
+            if (strcmp(w.parts[0], writers[k]) == 0 && strcmp(w.ops[0], name) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* An operand's static value: a number, or a register the column never
+ * writes (its initial value). False with why set otherwise. */
+static bool static_value(const lit_thread *th, unsigned k, const char *op, long *v, bool *is_reg, char *why,
+                         size_t n)
+{
+    char *end;
+    *v = strtol(op, &end, 0);
+    *is_reg = false;
+    if (end != op && *end == 0)
+        return true;
+    const int r = lit_reg_index((lit_thread *)th, op, false);
+    if (r < 0) {
+        snprintf(why, n, "barrier operand '%s' of P%u is neither a number nor a register", op, k);
+        return false;
+    }
+    if (reg_written(th, op)) {
+        snprintf(why, n, "a barrier operand in a register that P%u sets at run time (%s): how many threads "
+                 "take part depends on its value, while a PTX barrier's thread count is fixed when it is reached",
+                 k, op);
+        return false;
+    }
+    *v = (long)th->reg_init[r];
+    *is_reg = true;
+    return true;
+}
+
+static int parse_bar(const lit_test *t, unsigned k, const char *insn, bar_spec *b, char *why, size_t n)
+{
+    insn_words w;
+    memset(b, 0, sizeof *b);
+    if (!split(insn, &w) || (!has(&w, "sync") && !has(&w, "arrive")) || w.nops < 1 || w.nops > 3) {
+        snprintf(why, n, "barrier '%s' (bar.cta.sync or bar.cta.arrive with an instance, an id and a quorum)", insn);
+        return -1;
+    }
+    b->arrive = has(&w, "arrive");
+    char *end;
+    b->inst = strtol(w.ops[0], &end, 0);
+    if (*end || end == w.ops[0]) {
+        snprintf(why, n, "barrier '%s': its instance is not a number", insn);
+        return -1;
+    }
+    b->quorum = -1;
+    b->named = w.nops >= 2;
+    bool q_reg;
+    if (b->named && !static_value(&t->th[k], k, w.ops[1], &b->id, &b->id_reg, why, n))
+        return -1;
+    if (b->named)
+        snprintf(b->id_op, sizeof b->id_op, "%s", w.ops[1]);
+    if (w.nops == 3 && !static_value(&t->th[k], k, w.ops[2], &b->quorum, &q_reg, why, n))
+        return -1;
+    if (!b->named)
+        b->id = b->inst;
+    if (b->id < 0 || b->id > 15 || (w.nops == 3 && (b->quorum < 1 || b->quorum > LIT_MAX_THREADS))) {
+        snprintf(why, n, "barrier '%s': PTX has barriers 0 to 15, and a quorum counts the test's threads", insn);
+        return -1;
+    }
+    return 0;
+}
+
+static bool same_barrier(const bar_spec *a, const bar_spec *b)
+{
+    return a->named == b->named && a->inst == b->inst && (!a->named || a->id == b->id);
+}
+
+/* The PTX form of thread k's barrier insn: its id and thread count, or -1
+ * with why (the test is then unsupported). */
+static int bar_plan(const lit_test *t, unsigned k, const char *insn, bar_spec *me, unsigned *count, char *why,
+                    size_t n)
+{
+    if (parse_bar(t, k, insn, me, why, n) < 0)
+        return -1;
+    unsigned members = 0;
+    long quorum = -2;
+    for (unsigned j = 0; j < t->nthreads; j++) {
+        if (t->th[j].block != t->th[k].block)
+            continue;
+        unsigned here = 0;
+        for (unsigned i = 0; i < t->th[j].ninsns; i++) {
+            insn_words w;
+            if (!split(t->th[j].insn[i], &w) || w.nparts == 0 ||
+                (strcmp(w.parts[0], "bar") != 0 && strcmp(w.parts[0], "barrier") != 0))
+                continue;
+            bar_spec o;
+            if (parse_bar(t, j, t->th[j].insn[i], &o, why, n) < 0)
+                return -1;
+            if (!same_barrier(me, &o)) {
+                if (o.id == me->id) {
+                    snprintf(why, n, "barriers of instances %ld and %ld share PTX barrier %ld in one CTA", me->inst,
+                             o.inst, me->id);
+                    return -1;
+                }
+                continue;
+            }
+            if (quorum != -2 && o.quorum != quorum) {
+                snprintf(why, n, "barrier instance %ld with different quorums", me->inst);
+                return -1;
+            }
+            quorum = o.quorum;
+            here++;
+        }
+        if (here > 1) {
+            snprintf(why, n, "P%u passes barrier instance %ld twice (the test's model and PTX count its rounds "
+                     "differently)", j, me->inst);
+            return -1;
+        }
+        members += here;
+    }
+    if (quorum >= 0 && quorum < (long)members) {
+        snprintf(why, n, "barrier instance %ld is reached by %u threads with a quorum of %ld: the PTX model of "
+                 "the published tests (Dat3M) lets the threads that arrive after the quorum pass, while PTX's "
+                 "barrier with a thread count completes with the first %ld and begins a new round for the "
+                 "others, which waits for threads that never come; the two differ, so the test is not answered",
+                 me->inst, members, quorum, quorum);
+        return -1;
+    }
+    *count = (unsigned)(LIT_WARP * (quorum >= 0 ? (unsigned long)quorum : members));
+    return 0;
+}
+
+/* Whether instruction s is an event of the explorer: a point where other
+ * threads may run (a store, a strong load, an atomic, a fence, a barrier). */
+static bool is_event(const char *s)
+{
+    insn_words w;
+    if (!split(s, &w) || w.nparts == 0)
+        return false;
+    const char *op = w.parts[0], *sem = sem_of(&w);
+    if (strcmp(op, "ld") == 0)
+        return sem && strcmp(sem, "weak") != 0;
+    static const char *const events[] = {"st", "atom", "red", "fence", "membar", "bar", "barrier"};
+    for (size_t k = 0; k < sizeof events / sizeof events[0]; k++)
+        if (strcmp(op, events[k]) == 0)
+            return true;
+    return false;
+}
+
+/* A loop (a branch back to a label at or before it) whose body has no
+ * event would spin inside one turn: plain loads are no points where other
+ * threads run, so the explorer could neither interleave it nor bound it. */
+static int check_loops(lit_test *t)
+{
+    for (unsigned k = 0; k < t->nthreads; k++) {
+        const lit_thread *th = &t->th[k];
+        for (unsigned i = 0; i < th->ninsns; i++) {
+            insn_words w;
+            if (!split(th->insn[i], &w) || w.nparts == 0 || w.nops == 0 ||
+                (strcmp(w.parts[0], "goto") != 0 && strcmp(w.parts[0], "bne") != 0 && strcmp(w.parts[0], "beq") != 0))
+                continue;
+            const char *label = w.ops[w.nops - 1];
+            const size_t n = strlen(label);
+            for (unsigned j = 0; j <= i; j++) {
+                if (strncmp(th->insn[j], label, n) != 0 || strcmp(th->insn[j] + n, ":") != 0)
+                    continue;
+                bool event = false;
+                for (unsigned m = j; m <= i; m++)
+                    event |= is_event(th->insn[m]);
+                if (!event) {
+                    snprintf(t->unsupported, sizeof t->unsupported, "P%u's loop back to %s has no store, strong "
+                             "load, atomic, fence or barrier: a weak load is no point where other threads run, so "
+                             "the explorer can neither interleave nor bound the spin", k, label);
+                    return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Every barrier of the test planned before any column is written, so that
+ * a test that cannot be run is unsupported as a whole. */
+static int plan_barriers(lit_test *t)
+{
+    for (unsigned k = 0; k < t->nthreads; k++)
+        for (unsigned i = 0; i < t->th[k].ninsns; i++) {
+            insn_words w;
+            if (!split(t->th[k].insn[i], &w) || w.nparts == 0 ||
+                (strcmp(w.parts[0], "bar") != 0 && strcmp(w.parts[0], "barrier") != 0))
+                continue;
+            bar_spec b;
+            unsigned count;
+            if (bar_plan(t, k, t->th[k].insn[i], &b, &count, t->unsupported, sizeof t->unsupported) < 0)
+                return -1;
+        }
+    return 0;
+}
+
+static int named_barrier(gen *g, const char *s)
+{
+    bar_spec b;
+    unsigned count;
+    char why[sizeof g->t->unsupported];
+    if (bar_plan(g->t, g->k, s, &b, &count, why, sizeof why) < 0)
+        return unsupported(g, "%s", why);
+    char id[48];
+    if (b.id_reg) {
+        if (reg(g, b.id_op, id, sizeof id) < 0)
+            return -1;
+    } else {
+        snprintf(id, sizeof id, "%ld", b.id);
+    }
+    put(g->b, "    barrier.%s %s, %u;\n", b.arrive ? "arrive" : "sync", id, count);
+    return 0;
+}
+
 static int translate(gen *g, const char *s)
 {
     sbuf *b = g->b;
@@ -319,18 +554,18 @@ static int translate(gen *g, const char *s)
         return 0;
     }
     if (strcmp(op, "bar") == 0 || strcmp(op, "barrier") == 0) {
-        /* bar.cta.sync N, bar.sync N, barrier.sync N: every thread of the
-         * CTA (the test's threads placed there) */
+        if (g->mode == LIT_ADDR_BASE)
+            return named_barrier(g, s);
+        /* the GPU campaign's form (tools/litmus_gpu): bar.cta.sync N, every
+         * thread of the CTA, stressing ones too, at one site */
         if (!has(&w, "sync") || w.nops != 1)
-            return unsupported(g, "barrier '%s' (only bar.sync with an id and no count)", s);
+            return unsupported(g, "barrier '%s' (the GPU campaign runs bar.sync with one id and no count only)", s);
         char *end;
         long id = strtol(w.ops[0], &end, 0);
         if (*end || id < 0 || id > 15)
-            return unsupported(g, "barrier '%s' (a barrier id in a register)", s);
-        /* every thread of the CTA at one site: the simulator takes
-         * threads waiting at different sites for barrier divergence */
+            return unsupported(g, "barrier '%s' (the GPU campaign runs bar.sync with one id and no count only)", s);
         if (g->t->barrier_id >= 0 && g->t->barrier_id != id)
-            return unsupported(g, "barriers with different ids in one test");
+            return unsupported(g, "barriers with different ids in one test (the GPU campaign runs one)");
         g->t->barrier_id = (int)id;
         put(b, "    call litmus_bar;\n");
         return 0;
@@ -363,25 +598,27 @@ static int translate(gen *g, const char *s)
                 put(b, "    %s.%s %s, %s, %s;\n", alu[k], k < 2 ? "s32" : "b32", a, v, v2);
             return 0;
         }
-    return unsupported(g, "instruction '%s' (proxies, textures, surfaces and named barriers with a count "
-                          "are not modelled)", s);
+    return unsupported(g, "instruction '%s' (proxies, textures and surfaces are not modelled)", s);
 }
 
 char *lit_ptx(lit_test *t, char *err, size_t errlen)
 {
     sbuf b = {0};
     t->barrier_id = -1;
+    if (!t->unsupported[0] && (check_loops(t) < 0 || plan_barriers(t) < 0)) {
+        snprintf(err, errlen, "%s: %s", t->path, t->unsupported);
+        return NULL;
+    }
     put(&b, ".version 8.0\n.target sm_90\n.address_size 64\n\n");
-    const size_t func_at = b.len;
     put(&b, ".visible .entry litmus(.param .u64 p_mem, .param .u64 p_out)\n{\n");
-    put(&b, "    .reg .pred %%p, %%q;\n    .reg .b32 %%x, %%tid, %%cta, %%own;\n");
+    put(&b, "    .reg .pred %%p, %%q;\n    .reg .b32 %%x, %%me, %%cta, %%own;\n");
     put(&b, "    .reg .b32 %%v<%u>;\n", LIT_MAX_THREADS * LIT_MAX_REGS);
     put(&b, "    .reg .b64 %%base, %%out;\n");
     put(&b, "    ld.param.u64 %%base, [p_mem];\n    ld.param.u64 %%out, [p_out];\n");
     put(&b, "    cvta.to.global.u64 %%base, %%base;\n    cvta.to.global.u64 %%out, %%out;\n");
-    put(&b, "    mov.u32 %%tid, %%tid.x;\n    mov.u32 %%cta, %%ctaid.x;\n");
+    put(&b, "    mov.u32 %%me, %%tid.x;\n    mov.u32 %%cta, %%ctaid.x;\n");
     for (unsigned k = 0; k < t->nthreads; k++) {
-        put(&b, "    setp.eq.u32 %%p, %%cta, %u;\n    setp.eq.and.u32 %%q, %%tid, %u, %%p;\n", t->th[k].block,
+        put(&b, "    setp.eq.u32 %%p, %%cta, %u;\n    setp.eq.and.u32 %%q, %%me, %u, %%p;\n", t->th[k].block,
             t->th[k].lane);
         put(&b, "    @%%q bra T%u;\n", k);
     }
@@ -404,18 +641,6 @@ char *lit_ptx(lit_test *t, char *err, size_t errlen)
         put(&b, "    ret;\n");
     }
     put(&b, "}\n");
-    if (t->barrier_id >= 0 && !b.oom && !t->unsupported[0]) {
-        /* barrier 0, whatever the test's id: the test has one (above) and the
-         * kernel no other, so the renaming changes nothing, and the
-         * simulator models barrier 0 alone */
-        char f[96];
-        const int n = snprintf(f, sizeof f, ".func litmus_bar()\n{\n    barrier.sync 0;\n    ret;\n}\n\n");
-        put(&b, "%s", f); /* room, then move it before the entry */
-        if (!b.oom) {
-            memmove(b.buf + func_at + (size_t)n, b.buf + func_at, b.len - (size_t)n - func_at);
-            memcpy(b.buf + func_at, f, (size_t)n);
-        }
-    }
     if (t->unsupported[0] || b.oom) {
         if (b.oom)
             snprintf(err, errlen, "%s: out of memory", t->path);

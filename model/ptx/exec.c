@@ -818,12 +818,19 @@ static void exec_bar(pctx *c, ptx_insn *in)
     const unsigned nthreads_op = in->sub == PTX_BAR_RED ? 2 : 1;
     const bool counted = in->nops > nthreads_op && in->o[nthreads_op].kind != PTX_O_NONE &&
                          !(in->sub == PTX_BAR_RED && in->nops == 3);
-    if (id != 0 || in->sub == PTX_BAR_ARRIVE ||
-        (counted && fetch(c, &in->o[nthreads_op]) != (uint64_t)model_L.nth))
+    const uint64_t count = counted ? fetch(c, &in->o[nthreads_op]) : 0;
+    if (in->sub == PTX_BAR_RED && (id != 0 || (counted && count != (uint64_t)model_L.nth)))
         fail(c->t, c->m, in, MODEL_FIND_LIMIT, SL_ERR_UNSUPPORTED,
-             "unsupported PTX instruction 'bar' (named barriers, thread counts and bar.arrive are not modelled)");
+             "unsupported PTX instruction 'bar.red' (named barriers and thread counts are not modelled for it)");
     if (in->sub != PTX_BAR_RED) {
-        model_syncthreads(s);
+        /* the block-wide barrier keeps the interval order; one with another
+         * id, a thread count or only arriving is a named barrier
+         * (model/nbar.c) */
+        if (id == 0 && !counted && in->sub == PTX_BAR_SYNC)
+            model_syncthreads(s);
+        else
+            model_named_barrier(id > 0xffff ? 0xffff : (unsigned)id, count > 0xffffff ? 0xffffff : (unsigned)count,
+                                in->sub == PTX_BAR_ARRIVE, s);
         return;
     }
     mblock *b = c->t->blk;

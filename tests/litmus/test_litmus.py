@@ -28,6 +28,13 @@ def stated(path):
     return exp, (model.group(1) if model else exp), catches
 
 
+def stated_hangs(path):
+    """`hangs: every` (no execution ends), `hangs: some`, or none stated
+    (every execution ends)."""
+    m = re.search(r'"hangs: (\w+)', open(path).read())
+    return m.group(1) if m else "none"
+
+
 def run(env_extra):
     env = dict(os.environ)
     env.update(env_extra)
@@ -45,8 +52,12 @@ for f in files:
     if r["verdict"] != model:
         failures.append("%s: %s, the test states %s" % (f, r["verdict"], model))
     agree += r["verdict"] == exp
-    if r["bounded"] or r["stuck"] or r["executions"] == 0:
+    if r["bounded"] or r["stuck"] or r["capped"] or (r["executions"] == 0 and r["hangs"] == 0):
         failures.append("%s: not every execution explored" % f)
+    hangs = "every" if r["executions"] == 0 and r["hangs"] else "some" if r["hangs"] else "none"
+    if hangs != stated_hangs(f):
+        failures.append("%s: %d executions end, %d hang; the test states hangs: %s"
+                        % (f, r["executions"], r["hangs"], stated_hangs(f)))
 print("%d tests, %d agree with the PTX model, %d known differences" % (len(files), agree, len(files) - agree))
 
 for weak in ("fence", "scope"):

@@ -259,6 +259,8 @@ def case(name):
 
 # -- correct kernels: exit 0 on every size named
 CLEAN = [
+    ("named_bar_scan: two halves of a block, each ordered by a named barrier of 64 threads, is clean",
+     kernel_args("named_bar.ptx", "named_bar_scan", 128, grid=1, n="1,64,100,128")),
     ("ks_block: double-buffered Kogge-Stone block scan is clean",
      kernel_args("ks_block.ptx", "ks_block", 256, grid=1, n="1,31,256")),
     ("ks_block_sync: Kogge-Stone with a barrier between read and write is clean",
@@ -295,6 +297,17 @@ CLEAN = [
 ]
 for _name, _args in CLEAN:
     case(_name)(lambda a=_args: expect_clean(a))
+
+case("named_bar_scan is clean under explored schedules 1..3")(
+    lambda: [expect_clean(kernel_args("named_bar.ptx", "named_bar_scan", 128, grid=1, n="100,128",
+                                      extra=["--schedule", str(s)])) for s in (1, 2, 3)])
+
+
+@case("named_bar_scan_count32: named barriers of one warp leave the halves' warps unordered: race at RACE")
+def _():
+    expect_finding(kernel_args("named_bar.ptx", "named_bar_scan_count32", 128, grid=1, n="128"),
+                   "race", "named_bar.cu", "// RACE")
+
 
 # the fixed cross-block scans under explored schedules too
 for _name, _ptx, _entry, _scratch in [

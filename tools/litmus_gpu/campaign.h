@@ -133,7 +133,7 @@ typedef struct {
 /* One test of the campaign, as the JSON records it. */
 typedef struct {
     char name[96], file[512];
-    char skipped[200]; /* non-empty: why it was not run */
+    char skipped[400]; /* non-empty: why it was not run */
     uint64_t runs, launches, timeouts;
     uint64_t hung; /* progress runs: testing threads stopped at the loop bound */
     unsigned instances; /* per launch */

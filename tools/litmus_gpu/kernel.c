@@ -44,6 +44,24 @@ static const char *branch_target(const char *s)
     return t;
 }
 
+/* Whether a barrier is the one form the campaign runs: bar.sync with one
+ * id and no count (the whole CTA, stressing threads too), the same id in
+ * every thread; *id holds the test's id so far (-1: none yet). */
+static bool campaign_barrier(const char *s, long *id)
+{
+    const char *sync = strstr(s, ".sync ");
+    if (!sync)
+        return false;
+    char *end;
+    const long v = strtol(sync + 6, &end, 0);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (end == sync + 6 || *end || v < 0 || v > 15 || (*id >= 0 && *id != v))
+        return false;
+    *id = v;
+    return true;
+}
+
 static unsigned barriers_of(const lit_thread *th)
 {
     unsigned n = 0;
@@ -59,6 +77,18 @@ const char *lg_inexpressible(const lit_test *t, bool bounded_loops)
 {
     if (t->unsupported[0])
         return t->unsupported;
+    if (t->ngpus > 1)
+        return "threads on several GPUs (the campaign runs on one)";
+    long bar_id = -1;
+    for (unsigned k = 0; k < t->nthreads; k++)
+        for (unsigned j = 0; j < t->th[k].ninsns; j++) {
+            char op[16];
+            opcode(t->th[k].insn[j], op, sizeof op);
+            if ((strcmp(op, "bar") == 0 || strcmp(op, "barrier") == 0) &&
+                !campaign_barrier(t->th[k].insn[j], &bar_id))
+                return "a named barrier, a thread count, bar.arrive or two barrier ids (the campaign runs bar.sync "
+                       "with one id, passed by every thread of the CTA)";
+        }
     unsigned nbar = 0;
     for (unsigned k = 0; k < t->nthreads; k++) {
         const lit_thread *th = &t->th[k];

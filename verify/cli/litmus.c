@@ -24,8 +24,9 @@ static const char usage[] =
     "may return; executions that differ only in the order of independent events run once) and\n"
     "prints the outcomes (the values the final condition names, with the executions ending in\n"
     "each), the verdict (allowed/forbidden for exists and ~exists, holds/fails for forall), the\n"
-    "executions explored and the time. A test using what the model does not cover (proxies,\n"
-    "textures, surfaces, several GPUs) is reported unsupported, never answered.\n"
+    "executions explored and the time. Executions that never end (threads waiting at a barrier\n"
+    "that cannot complete) are counted as hanging and kept out of the verdict. A test using what\n"
+    "the model does not cover (proxies, textures, surfaces) is reported unsupported, never answered.\n"
     "  --json         one JSON document {\"results\": [...]} on stdout\n"
     "  --bound T      at most T turns an execution (loops); default 200\n"
     "  --observed F   outcomes seen on a GPU (docs/data/litmus-h100.json): one the model\n"
@@ -169,7 +170,7 @@ static void test_part(const litmus_run *run, const char *path, FILE *out, test_h
     }
     h->unsup = unsup;
     const char *v = unsup ? "unsupported" : verdict_of(t, &r);
-    const bool incomplete = !unsup && (r.bounded || r.stuck || r.executions == 0);
+    const bool incomplete = !unsup && (r.bounded || r.stuck || r.capped || (r.executions == 0 && r.hangs == 0));
     if (incomplete)
         h->rc = CLI_EXIT_FAILED;
     json_writer w;
@@ -191,6 +192,8 @@ static void test_part(const litmus_run *run, const char *path, FILE *out, test_h
             json_uint(&w, "pruned", r.pruned);
             json_uint(&w, "bounded", r.bounded);
             json_uint(&w, "stuck", r.stuck);
+            json_uint(&w, "hangs", r.hangs);
+            json_bool(&w, "capped", r.capped);
             json_uint(&w, "racy_executions", r.racy);
             if (r.finding[0])
                 json_string(&w, "finding", r.finding);
@@ -211,6 +214,13 @@ static void test_part(const litmus_run *run, const char *path, FILE *out, test_h
                     (unsigned long long)r.bounded, run->bound);
         if (r.stuck)
             fprintf(out, "  %llu executions stopped: %s\n", (unsigned long long)r.stuck, r.finding);
+        if (r.capped)
+            fprintf(out, "  INCOMPLETE: exploration stopped after %d paths (spin loops of several threads); the "
+                    "outcomes are those of the executions run\n", LIT_MAX_PATHS);
+        if (r.hangs)
+            fprintf(out, "  %llu execution%s hang%s: every thread left waits at a barrier that can never complete "
+                    "(the kernel never ends; the verdict is over the %llu that end)\n", (unsigned long long)r.hangs,
+                    r.hangs == 1 ? "" : "s", r.hangs == 1 ? "s" : "", (unsigned long long)r.executions);
     }
     if (run->obs && !unsup) {
         unsigned long long runs;

@@ -92,8 +92,11 @@ static void placement_of(const lit_test *t, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
-    for (unsigned k = 0; k < t->nthreads && len < n; k++)
+    for (unsigned k = 0; k < t->nthreads && len < n; k++) {
         len += (size_t)snprintf(buf + len, n - len, "%scta %u", k ? " | " : "", t->th[k].cta);
+        if (t->ngpus > 1 && len < n) /* CTA numbers are per GPU */
+            len += (size_t)snprintf(buf + len, n - len, " gpu %u", t->th[k].gpu);
+    }
 }
 
 /* The scopes the instructions name (membar.gl is gpu; volatile is
@@ -187,10 +190,10 @@ static bool run_test(const char *path, const char *doc, lit_row *row)
         snprintf(row->verdict, sizeof row->verdict, "%s", verdict_of(t, &r));
         row->executions = r.executions;
         row->seconds = r.seconds;
-        if (r.bounded || r.stuck || r.executions == 0)
+        if (r.bounded || r.stuck || r.capped || (r.executions == 0 && r.hangs == 0))
             snprintf(row->error, sizeof row->error, "not every execution explored: %llu cut at %u turns, %llu "
-                     "stopped%s%.200s", (unsigned long long)r.bounded, LIT_DEFAULT_BOUND, (unsigned long long)r.stuck,
-                     r.finding[0] ? ": " : "", r.finding);
+                     "stopped%s%s%.200s", (unsigned long long)r.bounded, LIT_DEFAULT_BOUND, (unsigned long long)r.stuck,
+                     r.capped ? ", the exploration capped at its paths" : "", r.finding[0] ? ": " : "", r.finding);
         if (doc) {
             lit_observed o;
             const int rc = lit_observed_check(doc, t, &r, &o);
