@@ -299,12 +299,11 @@ PY
             echo "exit $? (1: the GPU's outcomes include one the weakened model forbids)"
         } >"$out/litmus-weak-$w.log" 2>&1
     done
-    do_litmus_progress "$bin" || rc=1
     return $rc
 }
 
-# The progress tests (tests/litmus/progress) on this GPU: each test's
-# threads in CTAs of their own, started as dispatched, every loop bounded
+# The progress tests (tests/litmus/progress; stage progress) on this GPU:
+# each test's threads in CTAs of their own, started as dispatched, every loop bounded
 # (PROGRESS_BOUND label visits a thread, default 2^18, far more than any
 # of them needs once the thread it waits for runs); on a grid the GPU
 # holds at once and on one four times that, where a CTA may wait for a
