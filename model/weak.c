@@ -67,7 +67,10 @@ typedef struct {
 static mhist *hist;
 static size_t hist_cap, hist_used;
 
-static size_t slot(uintptr_t addr, size_t cap) { return (size_t)((addr >> 2) * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (cap - 1); }
+static size_t slot(uintptr_t addr, size_t cap)
+{
+    return (size_t)((addr >> 2) * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (cap - 1);
+}
 
 static mhist *find(uintptr_t addr, bool create)
 {
