@@ -304,19 +304,34 @@ static bool assembles(const char *ptxas, const char *ptx)
     return system(cmd) == 0;
 }
 
+/* The .litmus files of dir, a path a line (pclose when done). */
+static FILE *list_tests(const char *dir)
+{
+    char list[1200];
+    snprintf(list, sizeof list, "ls %s/*.litmus", dir);
+    FILE *ls = popen(list, "r");
+    assert_non_null(ls);
+    return ls;
+}
+
+/* ptxas: $PTXAS, else the toolkit's where installed, else NULL (the
+ * kernels are then made but not assembled). */
+static const char *find_ptxas(void)
+{
+    const char *ptxas = getenv("PTXAS");
+    if (ptxas && *ptxas)
+        return ptxas;
+    return access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ? "/usr/local/cuda/bin/ptxas" : NULL;
+}
+
 /* Every project test the campaign runs becomes a kernel holding its own
  * columns verbatim; ptxas (where found) assembles each for sm_90, and the
  * simulator's kernel of each test the campaign leaves out. */
 static void test_kernels(void **state)
 {
     (void)state;
-    char list[1200];
-    snprintf(list, sizeof list, "ls %s/*.litmus", tests_dir);
-    FILE *ls = popen(list, "r");
-    assert_non_null(ls);
-    const char *ptxas = getenv("PTXAS");
-    if (!ptxas || !*ptxas)
-        ptxas = access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ? "/usr/local/cuda/bin/ptxas" : NULL;
+    FILE *ls = list_tests(tests_dir);
+    const char *ptxas = find_ptxas();
     unsigned made = 0, assembled = 0, skipped = 0;
     char path[1024];
     while (fgets(path, sizeof path, ls)) {
@@ -373,11 +388,8 @@ static void test_kernels(void **state)
 static void test_progress_kernels(void **state)
 {
     (void)state;
-    char list[1200];
-    snprintf(list, sizeof list, "ls %s/*.litmus", progress_dir);
-    FILE *ls = popen(list, "r");
-    assert_non_null(ls);
-    const char *ptxas = access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ? "/usr/local/cuda/bin/ptxas" : NULL;
+    FILE *ls = list_tests(progress_dir);
+    const char *ptxas = find_ptxas();
     unsigned made = 0, loops = 0;
     char path[1024];
     while (fgets(path, sizeof path, ls)) {
