@@ -72,6 +72,30 @@ static int number(const char *opt, const char *s, unsigned long long lo, unsigne
     return 0;
 }
 
+/* The options that set an unsigned field within bounds. */
+typedef struct {
+    const char *name;
+    unsigned long long lo, hi;
+    unsigned *field;
+} unsigned_option;
+
+/* Whether name is one of them; *u then says its bounds and field in o. */
+static bool unsigned_option_of(const char *name, options *o, unsigned_option *u)
+{
+    const unsigned_option all[] = {
+        {"--instances", 1, 1u << 24, &o->instances},  {"--stride", 1, 64, &o->stride},
+        {"--stress-iters", 0, 100000, &o->stress},    {"--pre-iters", 0, 100000, &o->pre},
+        {"--progress", 16, 100000000, &o->loop_bound}, {"--oversubscribe", 1, 16, &o->oversubscribe},
+        {"--spin", 1, 10000000, &o->spin},
+    };
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        if (strcmp(name, all[k].name) == 0) {
+            *u = all[k];
+            return true;
+        }
+    return false;
+}
+
 /* Parses the options; returns the index of the first test, or -1 (exit 2). */
 static int parse_options(int argc, char **argv, options *o)
 {
@@ -110,30 +134,14 @@ static int parse_options(int argc, char **argv, options *o)
                 usage_error("--block wants a multiple of 32, not '%s'", v);
                 rc = -1;
             }
-        } else if (strcmp(a, "--instances") == 0) {
-            rc = number(a, v, 1, 1u << 24, &x);
-            o->instances = (unsigned)x;
-        } else if (strcmp(a, "--stride") == 0) {
-            rc = number(a, v, 1, 64, &x);
-            o->stride = (unsigned)x;
-        } else if (strcmp(a, "--stress-iters") == 0) {
-            rc = number(a, v, 0, 100000, &x);
-            o->stress = (unsigned)x;
-        } else if (strcmp(a, "--pre-iters") == 0) {
-            rc = number(a, v, 0, 100000, &x);
-            o->pre = (unsigned)x;
-        } else if (strcmp(a, "--progress") == 0) {
-            rc = number(a, v, 16, 100000000, &x);
-            o->loop_bound = (unsigned)x;
-        } else if (strcmp(a, "--oversubscribe") == 0) {
-            rc = number(a, v, 1, 16, &x);
-            o->oversubscribe = (unsigned)x;
-        } else if (strcmp(a, "--spin") == 0) {
-            rc = number(a, v, 1, 10000000, &x);
-            o->spin = (unsigned)x;
         } else {
-            usage_error("unknown option '%s'", a);
-            return -1;
+            unsigned_option u;
+            if (!unsigned_option_of(a, o, &u)) {
+                usage_error("unknown option '%s'", a);
+                return -1;
+            }
+            rc = number(a, v, u.lo, u.hi, &x);
+            *u.field = (unsigned)x;
         }
         if (rc < 0)
             return -1;
