@@ -7,7 +7,7 @@ Each RUN.json is a progress run of tools/litmus_gpu (--progress N): per
 test, how many testing threads were still spinning when they reached the
 loop bound ("hung_threads"). A spin that did not end is the GPU showing
 that the test need not terminate. scanlab's verdicts come from
-`scanlab deadlock --litmus --model all --fairness both --json` over the
+`scanlab deadlock --litmus --model all --fairness weak --json` over the
 same files. CUDA's promise is obe (docs/deadlock.md, "Which model
 describes an NVIDIA GPU"): a test obe says terminates (under weak
 fairness, the weaker promise) that hung on the GPU is a finding: either
@@ -50,7 +50,7 @@ def load_runs(paths):
 
 
 def verdicts(scanlab, files):
-    cmd = [scanlab, "deadlock", "--litmus", "--model", "all", "--fairness", "both", "--json"] + files
+    cmd = [scanlab, "deadlock", "--litmus", "--model", "all", "--fairness", "weak", "--json"] + files
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode not in (0, 1):
         sys.exit("progress_observed: %s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
